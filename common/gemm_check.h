@@ -1,0 +1,61 @@
+// Host-side helpers every launcher shares: the argument checks of the chapter contract, the
+// reason a launcher gives when it refuses a shape, and ceil_div. Not the lesson of any chapter.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace gemm {
+
+// Why the last launcher called on this thread returned cudaErrorInvalidValue. The launchers may
+// not print, so the driver and the tests read the sentence from here.
+inline std::string& rejection_reason() {
+  static thread_local std::string reason;
+  return reason;
+}
+
+// Records why a launcher refuses its arguments; returns the error the launcher must return.
+template <class... Args>
+inline cudaError_t reject(const char* format, Args... args) {
+  char text[256];
+  std::snprintf(text, sizeof text, format, args...);
+  rejection_reason() = text;
+  return cudaErrorInvalidValue;
+}
+
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+inline bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// The checks of the chapter contract that every launcher runs first: sizes >= 0, every matrix
+// at most 2^31 - 1 elements (the kernels index with int), no null pointer for a non-empty matrix.
+inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const void* B,
+                                   const void* C) {
+  rejection_reason().clear();
+  if (M < 0 || N < 0 || K < 0) return reject("sizes must be >= 0; got M=%d N=%d K=%d", M, N, K);
+  const long long m = M, n = N, k = K;
+  if (m * k > INT_MAX || k * n > INT_MAX || m * n > INT_MAX)
+    return reject(
+        "every matrix must have at most 2^31-1 elements (32-bit indexing); got M=%d N=%d K=%d", M,
+        N, K);
+  if ((m * k > 0 && A == nullptr) || (k * n > 0 && B == nullptr) || (m * n > 0 && C == nullptr))
+    return reject("A, B and C must not be null for a non-empty matrix");
+  return cudaSuccess;
+}
+
+// gridDim.y is limited to 65535 blocks; the row blocks of C go there.
+inline cudaError_t check_grid_rows(int M, int rows_per_block) {
+  if (ceil_div(M, rows_per_block) > 65535)
+    return reject("M=%d needs %d row blocks of %d rows; the grid allows 65535", M,
+                  ceil_div(M, rows_per_block), rows_per_block);
+  return cudaSuccess;
+}
+
+}  // namespace gemm

@@ -1,0 +1,31 @@
+// Command-line options shared by every chapter driver. Pure host code, tested on the CPU.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace gemm {
+
+struct Options {
+  int m = 4096, n = 4096, k = 4096;
+  float alpha = 1.0f, beta = 0.0f;
+  int warmup = 3;            // untimed launches before the timed ones
+  int reps = 20;             // timed launches; the report gives their median, min and max
+  std::uint64_t seed = 1;    // inputs are a pure function of (seed, element index)
+  bool check = true;         // compare against the FP64 reference before timing
+  bool cublas = true;        // time cuBLAS in the same run
+  std::string variant;       // empty: the chapter's default; "all": every variant
+  std::string csv;           // append one row per measured kernel to this file
+  bool help = false;
+};
+
+// A malformed command line; the message is one sentence, the driver adds the usage line.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Options parse_options(int argc, const char* const* argv);
+std::string usage(const std::string& program);
+
+}  // namespace gemm

@@ -1,0 +1,104 @@
+// One GEMM problem on the device: seeded inputs, C and its initial value, the FP64 reference,
+// and the calls that run, check and time a kernel or cuBLAS on it. Shared by the drivers and the
+// GPU tests.
+#pragma once
+
+#include "compare.h"
+#include "cuda_check.h"
+#include "precision.h"
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gemm {
+
+using SgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const float* A, const float* B,
+                                float beta, float* C, cudaStream_t stream);
+using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A,
+                                const __half* B, float beta, float* C, cudaStream_t stream);
+
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+  explicit DeviceBuffer(std::size_t n = 0) { resize(n); }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void resize(std::size_t n) {
+    if (n == count) return;
+    cudaFree(ptr);
+    ptr = nullptr;
+    count = n;
+    if (n) CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
+  }
+  std::vector<T> to_host() const;
+};
+
+// Bytes of GPU memory a checked Problem of this shape needs (inputs, C, C0, FP16 copies, and the
+// FP64 scratch of the cuBLAS DGEMM reference).
+std::size_t problem_bytes(int M, int N, int K, bool fp16_inputs, bool check);
+
+class Problem {
+ public:
+  Problem(int M, int N, int K, std::uint64_t seed, bool fp16_inputs);
+
+  int M, N, K;
+  DeviceBuffer<float> A, B, C, C0;   // C0: the initial C that beta scales
+  DeviceBuffer<__half> A16, B16;     // FP16 roundings of A and B (if fp16_inputs)
+
+  // Puts C in its pre-call state: C0 when beta != 0; NaN when beta == 0 (it must not be read, and
+  // any element the kernel fails to write stays NaN and fails the check).
+  void reset_c(float beta, cudaStream_t stream);
+
+  // The FP64 reference for alpha, beta and these inputs (FP16: their rounded values); cuBLAS
+  // DGEMM above `cpu_limit` multiply-adds, the CPU below. Cached per (precision, alpha, beta).
+  const std::vector<double>& reference(Precision p, float alpha, float beta,
+                                       double cpu_limit = 1 << 24);
+
+  // Copies C back and compares it with the reference under tolerance_for(p, K, rms(ref)).
+  CompareResult check_c(Precision p, float alpha, float beta);
+
+  bool used_cpu_reference() const { return used_cpu_; }
+
+ private:
+  struct Ref {
+    Precision p;
+    float alpha, beta;
+    std::vector<double> values;
+  };
+  std::vector<Ref> refs_;
+  bool used_cpu_ = false;
+};
+
+// cuBLAS with the math that matches each precision: FP32 (CUBLAS_COMPUTE_32F), TF32
+// (CUBLAS_COMPUTE_32F_FAST_TF32) or FP16 inputs with FP32 output and compute. Row-major C = A*B
+// is column-major C^T = B^T * A^T, so B goes first.
+void cublas_gemm(cublasHandle_t handle, Precision p, const Problem& prob, float alpha, float beta);
+
+// FP64 GEMM on device arrays, row-major; C0 is not read when beta == 0.
+void reference_dgemm(cublasHandle_t handle, int M, int N, int K, double alpha, const double* A,
+                     const double* B, double beta, double* C);
+
+struct TimingStats {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int reps = 0;
+};
+
+// Times `launch` with CUDA events around each launch, after `warmup` untimed ones. Before each
+// timed launch the L2 is overwritten with a buffer twice its size, so no input starts in L2.
+TimingStats time_launches(const std::function<void()>& launch, int warmup, int reps,
+                          cudaStream_t stream);
+
+// Fills with uniform values in [-1, 1) from (seed, index); the same values as gemm::uniform_pm1.
+void fill_uniform(float* p, std::size_t n, std::uint64_t seed, cudaStream_t stream);
+void fill_value(float* p, std::size_t n, float value, cudaStream_t stream);
+
+// The process-wide cuBLAS handle (created on first use).
+cublasHandle_t cublas_handle();
+
+}  // namespace gemm

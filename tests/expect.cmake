@@ -1,0 +1,13 @@
+# Runs CMD ('|'-separated), requires exit code CODE and output (stdout + stderr) matching REGEX.
+string(REPLACE "|" ";" command "${CMD}")
+execute_process(COMMAND ${command} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(text "${out}${err}")
+string(STRIP "${text}" stripped)
+string(REPLACE "\n" " " flat "${stripped}")
+if(NOT "${result}" STREQUAL "${CODE}")
+  message(FATAL_ERROR "exit code ${result}, expected ${CODE}; output:\n${text}")
+endif()
+if(NOT flat MATCHES "${REGEX}")
+  message(FATAL_ERROR "output does not match '${REGEX}':\n${text}")
+endif()
+message(STATUS "exit ${result}: ${text}")

@@ -1,0 +1,58 @@
+// The harness itself on the GPU: the device generator, the cuBLAS DGEMM reference against the
+// CPU one, and cuBLAS FP32 against both (a sanity check of the row-major mapping).
+#include "../catch_compat.h"
+
+#include "problem.h"
+#include "random.h"
+#include "reference.h"
+
+#include <cmath>
+
+TEST_CASE("device inputs equal the host generator bit for bit", "[harness]") {
+  std::vector<float> host(1000);
+  gemm::DeviceBuffer<float> dev(host.size());
+  gemm::fill_uniform(dev.ptr, dev.count, 1234, nullptr);
+  const std::vector<float> got = dev.to_host();
+  for (std::size_t i = 0; i < host.size(); ++i) REQUIRE(got[i] == gemm::uniform_pm1(1234, i));
+}
+
+TEST_CASE("the cuBLAS DGEMM reference agrees with the CPU reference", "[harness]") {
+  for (const float beta : {0.0f, 0.75f}) {
+    gemm::Problem gpu(301, 257, 311, 5, true), cpu(301, 257, 311, 5, true);
+    for (const gemm::Precision p : {gemm::Precision::FP32, gemm::Precision::FP16}) {
+      const std::vector<double>& g = gpu.reference(p, -1.25f, beta, /*cpu_limit=*/0);
+      const std::vector<double>& c = cpu.reference(p, -1.25f, beta, /*cpu_limit=*/1e12);
+      REQUIRE_FALSE(gpu.used_cpu_reference());
+      REQUIRE(cpu.used_cpu_reference());
+      double worst = 0.0;
+      for (std::size_t i = 0; i < g.size(); ++i)
+        worst = std::max(worst, std::fabs(g[i] - c[i]) / (1.0 + std::fabs(c[i])));
+      INFO("beta " << beta << " precision " << gemm::to_string(p) << " worst " << worst);
+      CHECK(worst < 1e-12);
+    }
+  }
+}
+
+TEST_CASE("cuBLAS FP32 through the row-major mapping passes the check", "[harness]") {
+  gemm::Problem prob(300, 200, 100, 8, true);
+  for (const gemm::Precision p :
+       {gemm::Precision::FP32, gemm::Precision::TF32, gemm::Precision::FP16}) {
+    prob.reset_c(0.5f, nullptr);
+    CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), nullptr));
+    gemm::cublas_gemm(gemm::cublas_handle(), p, prob, 1.5f, 0.5f);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const gemm::CompareResult r = prob.check_c(p, 1.5f, 0.5f);
+    INFO(gemm::to_string(p) << "\n" << gemm::report(r, prob.N));
+    CHECK(r.pass);
+  }
+}
+
+TEST_CASE("TF32 rounding is outside the FP32 tolerance", "[harness]") {
+  // The FP32 check must be tight enough to tell a TF32 kernel from an FP32 one.
+  gemm::Problem prob(256, 256, 1024, 8, false);
+  prob.reset_c(0.0f, nullptr);
+  CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), nullptr));
+  gemm::cublas_gemm(gemm::cublas_handle(), gemm::Precision::TF32, prob, 1.0f, 0.0f);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK_FALSE(prob.check_c(gemm::Precision::FP32, 1.0f, 0.0f).pass);
+}
