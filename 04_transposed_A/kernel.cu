@@ -62,7 +62,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       float a_frag[TM], b_frag[TN];
-      // A column: now a row of As_T, TM/4 float4 loads.
+      // A column: a row of As_T, TM/4 float4 loads.
 #pragma unroll
       for (int i = 0; i < TM; i += 4) {
         const float4 v = gemm::load_float4(&As_T[k][thread_row * TM + i]);

@@ -249,6 +249,16 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
                 100.0 * flops / (r.time.median_ms * 1e-3) / dev.fp32_peak_flops, ratio, regs,
                 smem, occ);
   }
+  for (const Row& r : rows) {
+    // An FP32 kernel cannot beat the FP32 peak; if the timing says so, the timing is broken
+    // (e.g. the launch escaped the events' stream), and no number of this run can be trusted.
+    const double pct = 100.0 * flops / (r.time.median_ms * 1e-3) / dev.fp32_peak_flops;
+    if (r.precision == Precision::FP32 && pct > 105.0) {
+      std::cerr << chapter << " " << r.name << ": measured " << pct
+                << "% of the FP32 peak, which is impossible: the timing is broken.\n";
+      all_pass = false;
+    }
+  }
   if (!o.csv.empty()) write_csv(o.csv, chapter, o, dev, rows, command_line(argc, argv));
   CUDA_CHECK(cudaStreamDestroy(stream));
   return all_pass ? 0 : 1;

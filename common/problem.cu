@@ -150,8 +150,13 @@ const std::vector<double>& Problem::reference(Precision p, float alpha, float be
       to_double(B.ptr, b.ptr, B.count);
     }
     to_double(C0.ptr, c.ptr, C.count);
+    // The handle is shared with the timed cuBLAS runs: borrow it on the default stream and give
+    // it back on the caller's stream, or later launches would escape the caller's events.
+    cudaStream_t caller = nullptr;
+    CUBLAS_CHECK(cublasGetStream(cublas_handle(), &caller));
     CUBLAS_CHECK(cublasSetStream(cublas_handle(), nullptr));
     reference_dgemm(cublas_handle(), M, N, K, alpha, a.ptr, b.ptr, beta, c.ptr);
+    CUBLAS_CHECK(cublasSetStream(cublas_handle(), caller));
     CUDA_CHECK(cudaDeviceSynchronize());
     values = c.to_host();
   }

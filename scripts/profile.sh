@@ -31,7 +31,9 @@ l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum l1tex__data_bank_confli
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 dram__bytes_read.sum lts__t_bytes.sum sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
-sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active
+sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active sm__cycles_elapsed.avg.per_second
+smsp__issue_active.avg.pct_of_peak_sustained_active sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed
+smsp__inst_executed_pipe_fma.sum
 smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio
 smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
 smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio
@@ -46,8 +48,8 @@ smsp__average_warps_issue_stalled_selected_per_issue_active.ratio"
 known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
 metrics=""
 for m in $wanted; do
-  base=${m%.*}
-  if grep -qx "$base" <<<"$known"; then metrics="$metrics,$m"; else echo "note: ncu lacks $m" >&2; fi
+  base=${m%%.*}
+  if [[ $m == launch__* ]] || grep -qx "$base" <<<"$known"; then metrics="$metrics,$m"; else echo "note: ncu lacks $m" >&2; fi
 done
 metrics=${metrics#,}
 

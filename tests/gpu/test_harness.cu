@@ -56,3 +56,23 @@ TEST_CASE("TF32 rounding is outside the FP32 tolerance", "[harness]") {
   CUDA_CHECK(cudaDeviceSynchronize());
   CHECK_FALSE(prob.check_c(gemm::Precision::FP32, 1.0f, 0.0f).pass);
 }
+
+TEST_CASE("computing a reference leaves the shared cuBLAS handle on the caller's stream", "[harness]") {
+  // A reference that re-pointed the handle made later timed cuBLAS launches escape the events
+  // of the timing stream (they measured ~0.002 ms).
+  cudaStream_t stream = nullptr, seen = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), stream));
+  gemm::Problem prob(512, 512, 512, 4, false);
+  prob.reference(gemm::Precision::FP32, 1.0f, 0.0f, /*cpu_limit=*/0);
+  CUBLAS_CHECK(cublasGetStream(gemm::cublas_handle(), &seen));
+  CHECK(seen == stream);
+  // And a timed cuBLAS launch then takes as long as its FLOPs say: 2*512^3 FLOP cannot run in
+  // under 1 us on any GPU (that would be 268 TFLOP/s of FP32).
+  const gemm::TimingStats t = gemm::time_launches(
+      [&] { gemm::cublas_gemm(gemm::cublas_handle(), gemm::Precision::FP32, prob, 1.0f, 0.0f); },
+      1, 5, stream);
+  CHECK(t.median_ms > 1e-3);
+  CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), nullptr));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}

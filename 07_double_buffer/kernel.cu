@@ -1,0 +1,160 @@
+// 07_double_buffer: two shared-memory stages. The global loads of tile k+1 are issued into
+// registers before tile k is computed and stored into the other stage after it, so their latency
+// hides behind the FMAs; one barrier per k step instead of two.
+// What should move: stalls on global loads and barriers (ncu: long_scoreboard and barrier stall
+// reasons) down; registers up by the 4 x (A_PASSES + B_PASSES) in flight, occupancy unchanged.
+#include "gemm_check.h"
+#include "kernel_utils.cuh"
+
+namespace ch07 {
+
+// The A-tile loads give a warp 128/BK consecutive values of m (bits 0..log2(128/BK)-1 vary) and
+// BK/4 groups of four k values; unswizzled, every group lands in the same banks. XOR-ing m with
+// (k / 4) * (128 / BK) gives each group its own bank bits just above those of m: 32 lanes, 32
+// banks. The XOR leaves the low two bits of m alone (128 / BK >= 4), so a float4 read of four
+// consecutive m stays contiguous, aligned and in order; and it stays inside m's 32-float block.
+template <int BK>
+__device__ __forceinline__ int swizzle(int k, int m) {
+  return m ^ ((k / 4) * (128 / BK));
+}
+
+// A block of (BM/TM) x (BN/TN) threads covers a BM x BN block of C; thread (thread_row,
+// thread_col) owns rows thread_row*TM .. +TM-1 and, for j = 0, 4, .., TN-4, the four columns
+// thread_col*4 + j*(BN/TN) .. +3 of it (at 128x128 8x8: thread_col*4 and 64 + thread_col*4).
+// Asking for 2 blocks per SM caps registers at 128/thread, so two blocks (16 warps) stay resident.
+template <int BM, int BN, int BK, int TM, int TN>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), TM * TN <= 64 ? 2 : 1)
+    sgemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                 float* C) {
+  constexpr int NUM_THREADS = (BM / TM) * (BN / TN);
+  constexpr int A_VECS = BM * BK / 4, B_VECS = BK * BN / 4;  // float4s per tile
+  constexpr int A_PASSES = gemm::ceil_div(A_VECS, NUM_THREADS);
+  constexpr int B_PASSES = gemm::ceil_div(B_VECS, NUM_THREADS);
+  static_assert(BK % 4 == 0 && BN % 4 == 0 && TM % 4 == 0 && TN % 4 == 0, "float4 accesses");
+  static_assert(BM % 32 == 0 && BK <= 32, "the swizzle stays inside 32-float blocks of m");
+  __shared__ float As_T[2][BK][BM];  // As_T[stage][k][swizzle(k, m)] = A[m][k]
+  __shared__ float Bs[2][BK][BN];
+
+  const int tid = threadIdx.x;
+  const int thread_row = tid / (BN / TN);
+  const int thread_col = tid % (BN / TN);
+  const int block_row = blockIdx.y * BM;
+  const int block_col = blockIdx.x * BN;
+
+  // The next tile, in flight in registers while the current one is computed.
+  float4 a_next[A_PASSES], b_next[B_PASSES];
+  // Consecutive threads load consecutive float4s along a row: coalesced 16-byte loads. With
+  // K % 4 == 0 and N % 4 == 0 a float4 is wholly inside the matrix or wholly outside (zeros).
+  const auto load_tile = [&](int k0) {
+#pragma unroll
+    for (int pass = 0; pass < A_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (A_VECS % NUM_THREADS != 0 && i >= A_VECS) break;
+      const int r = i / (BK / 4), c = i % (BK / 4) * 4;
+      const int row = block_row + r, k = k0 + c;
+      a_next[pass] = row < M && k < K ? gemm::load_float4(&A[row * K + k]) : float4{};
+    }
+#pragma unroll
+    for (int pass = 0; pass < B_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (B_VECS % NUM_THREADS != 0 && i >= B_VECS) break;
+      const int r = i / (BN / 4), c = i % (BN / 4) * 4;
+      const int k = k0 + r, col = block_col + c;
+      b_next[pass] = k < K && col < N ? gemm::load_float4(&B[k * N + col]) : float4{};
+    }
+  };
+  const auto store_tile = [&](int stage) {
+#pragma unroll
+    for (int pass = 0; pass < A_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (A_VECS % NUM_THREADS != 0 && i >= A_VECS) break;
+      const int r = i / (BK / 4), c = i % (BK / 4) * 4;
+      const float4 v = a_next[pass];
+      // Transposed, so four scalar stores, conflict-free: see swizzle().
+      As_T[stage][c + 0][swizzle<BK>(c + 0, r)] = v.x;
+      As_T[stage][c + 1][swizzle<BK>(c + 1, r)] = v.y;
+      As_T[stage][c + 2][swizzle<BK>(c + 2, r)] = v.z;
+      As_T[stage][c + 3][swizzle<BK>(c + 3, r)] = v.w;
+    }
+#pragma unroll
+    for (int pass = 0; pass < B_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (B_VECS % NUM_THREADS != 0 && i >= B_VECS) break;
+      const int r = i / (BN / 4), c = i % (BN / 4) * 4;
+      gemm::store_float4(&Bs[stage][r][c], b_next[pass]);
+    }
+  };
+
+  float acc[TM][TN] = {};
+  load_tile(0);
+  store_tile(0);
+  __syncthreads();
+  for (int k0 = 0, stage = 0; k0 < K; k0 += BK, stage ^= 1) {
+    const bool has_next = k0 + BK < K;
+    if (has_next) load_tile(k0 + BK);  // issued now, waited for only in store_tile below
+
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a_frag[TM], b_frag[TN];
+      // A column: a row of As_T, TM/4 float4 loads.
+#pragma unroll
+      for (int i = 0; i < TM; i += 4) {
+        const float4 v = gemm::load_float4(&As_T[stage][k][swizzle<BK>(k, thread_row * TM + i)]);
+        a_frag[i] = v.x, a_frag[i + 1] = v.y, a_frag[i + 2] = v.z, a_frag[i + 3] = v.w;
+      }
+      // B row: TN/4 float4 loads.
+#pragma unroll
+      for (int j = 0; j < TN; j += 4) {
+        const float4 v = gemm::load_float4(&Bs[stage][k][thread_col * 4 + j * (BN / TN)]);
+        b_frag[j] = v.x, b_frag[j + 1] = v.y, b_frag[j + 2] = v.z, b_frag[j + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    }
+    // The other stage was last read in the previous step, before the barrier that ended it, so
+    // it can be overwritten now; this step's barrier publishes it for the next one.
+    if (has_next) store_tile(stage ^ 1);
+    __syncthreads();
+  }
+
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = block_row + thread_row * TM + i;
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      const int col = block_col + thread_col * 4 + j * (BN / TN);
+      if (row < M && col < N) {
+        float* c = &C[row * N + col];
+        const float4 v{acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
+        gemm::store_float4(c, gemm::epilogue4(v, alpha, beta, c));
+      }
+    }
+  }
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
+                         float beta, float* C, cudaStream_t stream) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+  if (M == 0 || N == 0) return cudaSuccess;
+  if (K % 4 != 0 || N % 4 != 0)
+    return gemm::reject("needs K %% 4 == 0 and N %% 4 == 0 for float4 loads; got N=%d K=%d", N,
+                        K);
+  if (!gemm::aligned_16(A) || !gemm::aligned_16(B) || !gemm::aligned_16(C))
+    return gemm::reject("needs 16-byte aligned A, B and C for float4 loads");
+  if (cudaError_t err = gemm::check_grid_rows(M, BM)) return err;
+  const dim3 block((BM / TM) * (BN / TN));
+  const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(M, BM));
+  sgemm_kernel<BM, BN, BK, TM, TN><<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+  return cudaGetLastError();
+}
+
+// Seed 002's baseline: 128x128 block tile, BK 16, 8x8 per thread, 256 threads.
+cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                  float* C, cudaStream_t stream) {
+  return sgemm_launch<128, 128, 16, 8, 8>(M, N, K, alpha, A, B, beta, C, stream);
+}
+
+}  // namespace ch07
