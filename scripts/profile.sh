@@ -64,7 +64,7 @@ for t in "${targets[@]}"; do
   variant=""
   [ "$t" != "$chapter" ] && variant=${t#*:}
   echo "== ncu $chapter ${variant:-(default)}" >&2
-  ncu --clock-control none --metrics "$metrics" -k regex:sgemm_kernel\|hgemm_kernel \
+  ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel \
       --launch-count 1 --csv --page raw \
       "$build/$chapter/$chapter" --size "$size" --reps 1 --warmup 0 --no-check --no-cublas \
       ${variant:+--variant "$variant"} |

@@ -22,6 +22,8 @@ const Shape kShapes[] = {
     {1, 4, 4},       {5, 8, 12},     {7, 12, 0},       {33, 68, 20},     {127, 132, 36},
     {129, 124, 44},  {128, 128, 128}, {255, 260, 68},  {2000, 4, 64},    {4, 2000, 32},
     {16, 16, 4096},  {1000, 1004, 1000}, {2048, 2048, 2048},
+    // N and K multiples of 8 (FP16 16-byte copies), M and N off every tile size.
+    {7, 8, 8},       {33, 72, 24},   {129, 136, 40},   {200, 200, 8},    {1000, 1000, 1000},
 };
 
 // Small shapes get every pair; large ones the plain product and one general pair.
@@ -107,7 +109,7 @@ void check_rejected_arguments(const Launcher& l) {
 }
 
 void check_nonfinite_propagation(const Launcher& l) {
-  const Shape s{67, 68, 36};  // edge tiles in M, float4-friendly N and K
+  const Shape s{67, 72, 40};  // edge tiles in M and N; N and K fit every vector width
   REQUIRE(l.accepts(s));
   const bool fp16 = l.precision == gemm::Precision::FP16;
   for (const float bad : {NAN, INFINITY}) {
@@ -149,7 +151,7 @@ void check_nonfinite_propagation(const Launcher& l) {
 }
 
 void check_corruption_is_caught(const Launcher& l) {
-  const Shape s{129, 132, 68};
+  const Shape s{129, 136, 72};
   REQUIRE(l.accepts(s));
   gemm::Problem prob(s.M, s.N, s.K, 11, l.precision == gemm::Precision::FP16);
   prob.reset_c(0.0f, nullptr);
