@@ -18,7 +18,8 @@ __global__ void sgemm_kernel(int M, int N, int K, float alpha, const float* A, c
   if (row >= M || col >= N) return;
 
   float acc = 0.0f;
-  for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
+  for (int k = 0; k < K; ++k)
+    acc += A[row * K + k] * B[k * N + col];
   C[row * N + col] = gemm::epilogue(acc, alpha, beta, &C[row * N + col]);
 }
 

@@ -4,7 +4,7 @@
 #include "kernel.cu"
 
 int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "01_naive",
-                           {{"8x32", ch01::sgemm_launch<8, 32>,
-                             gemm::kernel_info(ch01::sgemm_kernel<8, 32>, 8 * 32)}});
+  return gemm::run_chapter(
+      argc, argv, "01_naive",
+      {{"8x32", ch01::sgemm_launch<8, 32>, gemm::kernel_info(ch01::sgemm_kernel<8, 32>, 8 * 32)}});
 }

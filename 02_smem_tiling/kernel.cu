@@ -27,7 +27,8 @@ __global__ void sgemm_kernel(int M, int N, int K, float alpha, const float* A, c
     Bs[ty][tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f;
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < TILE; ++k) acc += As[ty][k] * Bs[k][tx];
+    for (int k = 0; k < TILE; ++k)
+      acc += As[ty][k] * Bs[k][tx];
     __syncthreads();  // the tiles are overwritten next iteration
   }
   if (row < M && col < N) C[row * N + col] = gemm::epilogue(acc, alpha, beta, &C[row * N + col]);

@@ -38,7 +38,9 @@ __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, bool v
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem),
                "r"(valid ? 16 : 0));
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
 template <int PENDING>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
@@ -75,12 +77,13 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
   constexpr int FM = WM / 16, FN = WN / 16;
   static_assert(A_CHUNKS % NUM_THREADS == 0 && B_CHUNKS % NUM_THREADS == 0, "even copy passes");
   static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % MMA_K == 0, "whole fragments");
-  static_assert(NUM_THREADS / 32 * 256 * sizeof(float) <= smem_bytes<T, BM, BN, BK, WM, WN, STAGES>(),
-                "the epilogue reuses the tiles' shared memory");
+  static_assert(
+      NUM_THREADS / 32 * 256 * sizeof(float) <= smem_bytes<T, BM, BN, BK, WM, WN, STAGES>(),
+      "the epilogue reuses the tiles' shared memory");
 
   extern __shared__ __align__(128) unsigned char smem[];
-  T* const As = reinterpret_cast<T*>(smem);               // [STAGES][BM][LDA]
-  T* const Bs = As + STAGES * L::A_ELEMS;                  // [STAGES][BK][LDB]
+  T* const As = reinterpret_cast<T*>(smem);  // [STAGES][BM][LDA]
+  T* const Bs = As + STAGES * L::A_ELEMS;    // [STAGES][BK][LDB]
 
   const int tid = threadIdx.x;
   const int warp_id = tid / 32, lane_id = tid % 32;
@@ -113,7 +116,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
 #pragma unroll
   for (int i = 0; i < FM; ++i)
 #pragma unroll
-    for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    for (int j = 0; j < FN; ++j)
+      wmma::fill_fragment(acc[i][j], 0.0f);
 
   // Prologue: STAGES - 1 tiles in flight. Every thread commits one group per tile, even an
   // empty one past the end of K, so "wait until at most STAGES - 2 groups are pending" always
@@ -163,7 +167,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
 #pragma unroll
       for (int i = 0; i < FM; ++i)
 #pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
+        for (int j = 0; j < FN; ++j)
+          wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
   }
 
@@ -186,8 +191,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
         const int col = block_col + warp_col * WN + j * 16 + c + h;
         if (row < M && col < N) {
           float* const out = &C[row * N + col];
-          gemm::store_float4(out, gemm::epilogue4(gemm::load_float4(&scratch[r * 16 + c + h]),
-                                                  alpha, beta, out));
+          gemm::store_float4(
+              out, gemm::epilogue4(gemm::load_float4(&scratch[r * 16 + c + h]), alpha, beta, out));
         }
       }
       __syncwarp();  // the scratch is overwritten by the next fragment
@@ -201,8 +206,9 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
   if (M == 0 || N == 0) return cudaSuccess;
   constexpr int CHUNK = 16 / sizeof(T);
   if (K % CHUNK != 0 || N % CHUNK != 0)
-    return gemm::reject("needs K %% %d == 0 and N %% %d == 0 for 16-byte copies of %s; got N=%d K=%d",
-                        CHUNK, CHUNK, sizeof(T) == 2 ? "FP16" : "FP32", N, K);
+    return gemm::reject(
+        "needs K %% %d == 0 and N %% %d == 0 for 16-byte copies of %s; got N=%d K=%d", CHUNK, CHUNK,
+        sizeof(T) == 2 ? "FP16" : "FP32", N, K);
   if (!gemm::aligned_16(A) || !gemm::aligned_16(B) || !gemm::aligned_16(C))
     return gemm::reject("needs 16-byte aligned A, B and C for 16-byte copies");
   if (cudaError_t err = gemm::check_grid_rows(M, BM)) return err;

@@ -8,9 +8,12 @@ namespace gemm {
 
 std::string to_string(Precision p) {
   switch (p) {
-    case Precision::FP32: return "fp32";
-    case Precision::TF32: return "tf32";
-    case Precision::FP16: return "fp16";
+    case Precision::FP32:
+      return "fp32";
+    case Precision::TF32:
+      return "tf32";
+    case Precision::FP16:
+      return "fp16";
   }
   return "?";
 }

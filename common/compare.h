@@ -12,11 +12,11 @@ namespace gemm {
 struct CompareResult {
   bool pass = false;
   std::size_t total = 0;
-  std::size_t mismatches = 0;   // elements outside the tolerance, non-finite ones included
-  double max_abs = 0.0;         // max |got - ref| over finite pairs
-  double max_rel = 0.0;         // max |got - ref| / |ref| over finite pairs with ref != 0
-  double worst_ratio = 0.0;     // max |got - ref| / (atol + rtol*|ref|): below 1 passes
-  std::size_t first_bad = 0;    // index of the first mismatch (valid if mismatches > 0)
+  std::size_t mismatches = 0;  // elements outside the tolerance, non-finite ones included
+  double max_abs = 0.0;        // max |got - ref| over finite pairs
+  double max_rel = 0.0;        // max |got - ref| / |ref| over finite pairs with ref != 0
+  double worst_ratio = 0.0;    // max |got - ref| / (atol + rtol*|ref|): below 1 passes
+  std::size_t first_bad = 0;   // index of the first mismatch (valid if mismatches > 0)
   double first_got = 0.0, first_ref = 0.0;
   Tolerance tol;
 };

@@ -21,16 +21,15 @@ struct CudaError : std::runtime_error {
 
 }  // namespace gemm
 
-#define CUDA_CHECK(call)                                                        \
-  do {                                                                          \
-    const cudaError_t gemm_err_ = (call);                                       \
-    if (gemm_err_ != cudaSuccess)                                               \
-      ::gemm::throw_cuda_error(gemm_err_, #call, __FILE__, __LINE__);           \
+#define CUDA_CHECK(call)                                                                          \
+  do {                                                                                            \
+    const cudaError_t gemm_err_ = (call);                                                         \
+    if (gemm_err_ != cudaSuccess) ::gemm::throw_cuda_error(gemm_err_, #call, __FILE__, __LINE__); \
   } while (0)
 
-#define CUBLAS_CHECK(call)                                                      \
-  do {                                                                          \
-    const cublasStatus_t gemm_status_ = (call);                                 \
-    if (gemm_status_ != CUBLAS_STATUS_SUCCESS)                                  \
-      ::gemm::throw_cublas_error(gemm_status_, #call, __FILE__, __LINE__);      \
+#define CUBLAS_CHECK(call)                                                 \
+  do {                                                                     \
+    const cublasStatus_t gemm_status_ = (call);                            \
+    if (gemm_status_ != CUBLAS_STATUS_SUCCESS)                             \
+      ::gemm::throw_cublas_error(gemm_status_, #call, __FILE__, __LINE__); \
   } while (0)

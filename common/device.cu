@@ -49,7 +49,8 @@ std::string slug(const std::string& name) {
     else if (!s.empty() && s.back() != '-')
       s += '-';
   }
-  while (!s.empty() && s.back() == '-') s.pop_back();
+  while (!s.empty() && s.back() == '-')
+    s.pop_back();
   return s.empty() ? "unknown-gpu" : s;
 }
 
@@ -64,8 +65,8 @@ std::string describe(const DeviceInfo& d) {
                 "FP32 peak %.1f TFLOP/s (%d SMs x %d lanes x 2 x %.3f GHz) | driver %s | "
                 "runtime %s | cuBLAS %d.%d.%d",
                 d.ordinal, d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3,
-                d.l2_bytes / 1048576.0, d.total_mem / 1073741824.0, d.fp32_peak_flops / 1e12,
-                d.sms, d.fp32_lanes, d.clock_khz / 1e6, version_string(d.driver_version).c_str(),
+                d.l2_bytes / 1048576.0, d.total_mem / 1073741824.0, d.fp32_peak_flops / 1e12, d.sms,
+                d.fp32_lanes, d.clock_khz / 1e6, version_string(d.driver_version).c_str(),
                 version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
                 (d.cublas_version / 100) % 100, d.cublas_version % 100);
   return text;

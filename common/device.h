@@ -12,7 +12,7 @@ struct DeviceInfo {
   std::string name;
   int major = 0, minor = 0;
   int sms = 0;
-  int clock_khz = 0;          // the SM clock the peak uses: cudaDevAttrClockRate (max boost)
+  int clock_khz = 0;  // the SM clock the peak uses: cudaDevAttrClockRate (max boost)
   int l2_bytes = 0;
   int max_threads_per_sm = 0;
   std::size_t total_mem = 0, free_mem = 0;
@@ -32,6 +32,6 @@ struct NoGpu : std::exception {
 std::string slug(const std::string& name);
 
 std::string version_string(int cuda_version);  // 13000 -> "13.0"
-std::string describe(const DeviceInfo& d);      // two lines for the report
+std::string describe(const DeviceInfo& d);     // two lines for the report
 
 }  // namespace gemm

@@ -30,9 +30,14 @@ inline cudaError_t reject(const char* format, Args... args) {
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+    constexpr int
+    ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
 
-inline bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+inline bool aligned_16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
 
 // The checks of the chapter contract that every launcher runs first: sizes >= 0, every matrix
 // at most 2^31 - 1 elements (the kernels index with int), no null pointer for a non-empty matrix.

@@ -53,7 +53,8 @@ std::string now_utc() {
 
 std::string command_line(int argc, char** argv) {
   std::string s;
-  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i)
+    s += (i ? " " : "") + std::string(argv[i]);
   return s;
 }
 
@@ -86,10 +87,9 @@ void write_csv(const std::string& path, const std::string& chapter, const Option
         "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
         "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,",
         r.is_cublas ? "cublas" : chapter.c_str(), r.name.c_str(), to_string(r.precision).c_str(),
-        o.m, o.n, o.k, o.alpha, o.beta,
-        r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
-        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.reps,
-        flops / (r.time.median_ms * 1e-3) / 1e12,
+        o.m, o.n, o.k, o.alpha, o.beta, r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped",
+        r.cmp.max_abs, r.cmp.max_rel, r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms,
+        r.time.max_ms, r.time.reps, flops / (r.time.median_ms * 1e-3) / 1e12,
         100.0 * flops / (r.time.median_ms * 1e-3) / d.fp32_peak_flops, cublas_ms,
         cublas_ms > 0 ? cublas_ms / r.time.median_ms : 0.0, r.res.registers,
         r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm, r.res.occupancy,
@@ -111,7 +111,8 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
     return 2;
   }
   std::string names;
-  for (const Variant& v : variants) names += (names.empty() ? "" : ", ") + v.name;
+  for (const Variant& v : variants)
+    names += (names.empty() ? "" : ", ") + v.name;
   if (o.help) {
     std::cout << usage(prog) << "\n  variants: " << names << " (default " << variants[0].name
               << ")\n";
@@ -145,7 +146,8 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
 
   const DeviceInfo dev = query_device();
   bool fp16 = false;
-  for (const Variant* v : selected) fp16 |= v->precision == Precision::FP16;
+  for (const Variant* v : selected)
+    fp16 |= v->precision == Precision::FP16;
   const std::size_t need = problem_bytes(o.m, o.n, o.k, fp16, o.check) + 2 * size_t(dev.l2_bytes);
   if (need > dev.free_mem) {
     char text[256];
@@ -158,10 +160,11 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   }
 
   std::cout << describe(dev) << "\n";
-  std::printf("%s: M=%d N=%d K=%d alpha=%g beta=%g seed=%llu | median of %d reps after %d "
-              "warm-ups, L2 flushed before each\n",
-              chapter.c_str(), o.m, o.n, o.k, o.alpha, o.beta,
-              static_cast<unsigned long long>(o.seed), o.reps, o.warmup);
+  std::printf(
+      "%s: M=%d N=%d K=%d alpha=%g beta=%g seed=%llu | median of %d reps after %d "
+      "warm-ups, L2 flushed before each\n",
+      chapter.c_str(), o.m, o.n, o.k, o.alpha, o.beta, static_cast<unsigned long long>(o.seed),
+      o.reps, o.warmup);
   std::fflush(stdout);
 
   cudaStream_t stream = nullptr;
@@ -207,7 +210,8 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   if (o.cublas) {
     for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16}) {
       bool wanted = false;
-      for (const Variant* v : selected) wanted |= v->precision == p;
+      for (const Variant* v : selected)
+        wanted |= v->precision == p;
       if (!wanted) continue;
       Row row;
       row.name = "cublas_" + to_string(p);
@@ -224,12 +228,13 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   }
 
   const double flops = 2.0 * o.m * o.n * o.k;
-  std::printf("reference: %s FP64; |got - ref| <= atol + rtol*|ref|, rtol = 16*(u_in + "
-              "2^-24*sqrt(K)), atol = rtol*rms(ref)\n",
-              prob.used_cpu_reference() ? "CPU" : "cuBLAS DGEMM");
+  std::printf(
+      "reference: %s FP64; |got - ref| <= atol + rtol*|ref|, rtol = 16*(u_in + "
+      "2^-24*sqrt(K)), atol = rtol*rms(ref)\n",
+      prob.used_cpu_reference() ? "CPU" : "cuBLAS DGEMM");
   std::printf("%-16s %-5s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
-              "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak",
-              "x_cuBLAS", "regs", "smem_B", "occupancy");
+              "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak", "x_cuBLAS",
+              "regs", "smem_B", "occupancy");
   for (const Row& r : rows) {
     double cublas_ms = 0.0;
     for (const Row& c : rows)
@@ -242,12 +247,11 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
       std::snprintf(smem, sizeof smem, "%zu", r.res.static_smem + r.res.dynamic_smem);
       std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
     }
-    std::printf("%-16s %-5s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n",
-                r.name.c_str(), to_string(r.precision).c_str(),
-                r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-", r.cmp.worst_ratio,
-                r.time.median_ms, r.time.min_ms, r.time.max_ms, tflops,
-                100.0 * flops / (r.time.median_ms * 1e-3) / dev.fp32_peak_flops, ratio, regs,
-                smem, occ);
+    std::printf(
+        "%-16s %-5s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n", r.name.c_str(),
+        to_string(r.precision).c_str(), r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-",
+        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, tflops,
+        100.0 * flops / (r.time.median_ms * 1e-3) / dev.fp32_peak_flops, ratio, regs, smem, occ);
   }
   for (const Row& r : rows) {
     // An FP32 kernel cannot beat the FP32 peak; if the timing says so, the timing is broken

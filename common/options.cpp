@@ -43,9 +43,9 @@ Options parse_options(int argc, const char* const* argv) {
       has_value = true;
     }
     static const char* const switches[] = {"--no-check", "--no-cublas", "--help", "-h"};
-    static const char* const valued[] = {"--m", "-m", "--n", "-n", "--k", "-k", "--size",
-                                         "--alpha", "--beta", "--warmup", "--reps", "--seed",
-                                         "--variant", "--csv"};
+    static const char* const valued[] = {"--m",    "-m",     "--n",       "-n",     "--k",
+                                         "-k",     "--size", "--alpha",   "--beta", "--warmup",
+                                         "--reps", "--seed", "--variant", "--csv"};
     const auto known = [&](const auto& list) {
       for (const char* f : list)
         if (flag == f) return true;

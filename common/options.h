@@ -10,13 +10,13 @@ namespace gemm {
 struct Options {
   int m = 4096, n = 4096, k = 4096;
   float alpha = 1.0f, beta = 0.0f;
-  int warmup = 3;            // untimed launches before the timed ones
-  int reps = 20;             // timed launches; the report gives their median, min and max
-  std::uint64_t seed = 1;    // inputs are a pure function of (seed, element index)
-  bool check = true;         // compare against the FP64 reference before timing
-  bool cublas = true;        // time cuBLAS in the same run
-  std::string variant;       // empty: the chapter's default; "all": every variant
-  std::string csv;           // append one row per measured kernel to this file
+  int warmup = 3;          // untimed launches before the timed ones
+  int reps = 20;           // timed launches; the report gives their median, min and max
+  std::uint64_t seed = 1;  // inputs are a pure function of (seed, element index)
+  bool check = true;       // compare against the FP64 reference before timing
+  bool cublas = true;      // time cuBLAS in the same run
+  std::string variant;     // empty: the chapter's default; "all": every variant
+  std::string csv;         // append one row per measured kernel to this file
   bool help = false;
 };
 

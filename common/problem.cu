@@ -47,7 +47,9 @@ void to_double(const T* in, double* out, std::size_t n) {
   CUDA_CHECK(cudaGetLastError());
 }
 
-std::size_t count(long long a, long long b) { return static_cast<std::size_t>(a * b); }
+std::size_t count(long long a, long long b) {
+  return static_cast<std::size_t>(a * b);
+}
 
 }  // namespace
 
@@ -91,8 +93,7 @@ std::size_t problem_bytes(int M, int N, int K, bool fp16_inputs, bool check) {
 }
 
 Problem::Problem(int M_, int N_, int K_, std::uint64_t seed, bool fp16_inputs)
-    : M(M_), N(N_), K(K_), A(count(M_, K_)), B(count(K_, N_)), C(count(M_, N_)),
-      C0(count(M_, N_)) {
+    : M(M_), N(N_), K(K_), A(count(M_, K_)), B(count(K_, N_)), C(count(M_, N_)), C0(count(M_, N_)) {
   fill_uniform(A.ptr, A.count, seed ^ (kTagA << 56), nullptr);
   fill_uniform(B.ptr, B.count, seed ^ (kTagB << 56), nullptr);
   fill_uniform(C0.ptr, C0.count, seed ^ (kTagC << 56), nullptr);
@@ -111,8 +112,8 @@ void Problem::reset_c(float beta, cudaStream_t stream) {
   if (beta == 0.0f) {
     fill_value(C.ptr, C.count, NAN, stream);
   } else if (C.count) {
-    CUDA_CHECK(cudaMemcpyAsync(C.ptr, C0.ptr, C.count * sizeof(float), cudaMemcpyDeviceToDevice,
-                               stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(C.ptr, C0.ptr, C.count * sizeof(float), cudaMemcpyDeviceToDevice, stream));
   }
 }
 
@@ -167,7 +168,8 @@ const std::vector<double>& Problem::reference(Precision p, float alpha, float be
 CompareResult Problem::check_c(Precision p, float alpha, float beta) {
   const std::vector<double>& ref = reference(p, alpha, beta);
   const std::vector<float> got = C.to_host();
-  return allclose(got.data(), ref.data(), got.size(), tolerance_for(p, K, rms(ref.data(), ref.size())));
+  return allclose(got.data(), ref.data(), got.size(),
+                  tolerance_for(p, K, rms(ref.data(), ref.size())));
 }
 
 void reference_dgemm(cublasHandle_t handle, int M, int N, int K, double alpha, const double* A,
@@ -177,8 +179,7 @@ void reference_dgemm(cublasHandle_t handle, int M, int N, int K, double alpha, c
                            std::max(1, K), &beta, C, N));
 }
 
-void cublas_gemm(cublasHandle_t handle, Precision p, const Problem& prob, float alpha,
-                 float beta) {
+void cublas_gemm(cublasHandle_t handle, Precision p, const Problem& prob, float alpha, float beta) {
   const int M = prob.M, N = prob.N, K = prob.K;
   if (M == 0 || N == 0) return;
   const void* a = p == Precision::FP16 ? static_cast<const void*>(prob.A16.ptr) : prob.A.ptr;
@@ -198,7 +199,8 @@ TimingStats time_launches(const std::function<void()>& launch, int warmup, int r
   CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   DeviceBuffer<char> flush(std::max<std::size_t>(2 * static_cast<std::size_t>(l2), 1 << 20));
 
-  for (int i = 0; i < warmup; ++i) launch();
+  for (int i = 0; i < warmup; ++i)
+    launch();
   std::vector<cudaEvent_t> start(reps), stop(reps);
   for (int i = 0; i < reps; ++i) {
     CUDA_CHECK(cudaEventCreate(&start[i]));

@@ -18,8 +18,8 @@ namespace gemm {
 
 using SgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const float* A, const float* B,
                                 float beta, float* C, cudaStream_t stream);
-using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A,
-                                const __half* B, float beta, float* C, cudaStream_t stream);
+using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A, const __half* B,
+                                float beta, float* C, cudaStream_t stream);
 
 template <class T>
 struct DeviceBuffer {
@@ -48,8 +48,8 @@ class Problem {
   Problem(int M, int N, int K, std::uint64_t seed, bool fp16_inputs);
 
   int M, N, K;
-  DeviceBuffer<float> A, B, C, C0;   // C0: the initial C that beta scales
-  DeviceBuffer<__half> A16, B16;     // FP16 roundings of A and B (if fp16_inputs)
+  DeviceBuffer<float> A, B, C, C0;  // C0: the initial C that beta scales
+  DeviceBuffer<__half> A16, B16;    // FP16 roundings of A and B (if fp16_inputs)
 
   // Puts C in its pre-call state: C0 when beta != 0; NaN when beta == 0 (it must not be read, and
   // any element the kernel fails to write stays NaN and fails the check).

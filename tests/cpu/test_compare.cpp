@@ -15,15 +15,20 @@ struct Case {
   std::vector<float> a, b, got;
   std::vector<double> ref;
   Case() : a(M * K), b(K * N), got(M * N), ref(M * N) {
-    for (int i = 0; i < M * K; ++i) a[i] = gemm::uniform_pm1(1, i);
-    for (int i = 0; i < K * N; ++i) b[i] = gemm::uniform_pm1(2, i);
+    for (int i = 0; i < M * K; ++i)
+      a[i] = gemm::uniform_pm1(1, i);
+    for (int i = 0; i < K * N; ++i)
+      b[i] = gemm::uniform_pm1(2, i);
     gemm::reference_gemm_cpu(M, N, K, 1.0, a.data(), b.data(), 0.0, nullptr, ref.data());
-    for (int i = 0; i < M * N; ++i) got[i] = static_cast<float>(ref[i]);
+    for (int i = 0; i < M * N; ++i)
+      got[i] = static_cast<float>(ref[i]);
   }
   gemm::Tolerance tol() const {
     return gemm::tolerance_for(gemm::Precision::FP32, K, gemm::rms(ref.data(), ref.size()));
   }
-  gemm::CompareResult check() const { return gemm::allclose(got.data(), ref.data(), got.size(), tol()); }
+  gemm::CompareResult check() const {
+    return gemm::allclose(got.data(), ref.data(), got.size(), tol());
+  }
 };
 
 }  // namespace
@@ -83,7 +88,7 @@ TEST_CASE("the tolerance grows with K for FP32 and is wider for TF32", "[compare
   const gemm::Tolerance small = gemm::tolerance_for(Precision::FP32, 64, 1.0);
   const gemm::Tolerance large = gemm::tolerance_for(Precision::FP32, 4096, 1.0);
   CHECK(large.rtol == Approx(8 * small.rtol));  // sqrt(4096 / 64)
-  CHECK(large.atol == Approx(large.rtol));       // atol = rtol * rms, rms = 1 here
+  CHECK(large.atol == Approx(large.rtol));      // atol = rtol * rms, rms = 1 here
   CHECK(large.rtol == Approx(16 * std::ldexp(1.0, -24) * 64));
   CHECK(gemm::tolerance_for(Precision::TF32, 4096, 1.0).rtol > 50 * large.rtol);
   CHECK(gemm::tolerance_for(Precision::FP16, 4096, 1.0).rtol == Approx(large.rtol));

@@ -10,7 +10,8 @@ namespace {
 gemm::Options parse(std::vector<std::string> args) {
   args.insert(args.begin(), "prog");
   std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
+  for (const auto& a : args)
+    argv.push_back(a.c_str());
   return gemm::parse_options(static_cast<int>(argv.size()), argv.data());
 }
 
@@ -38,9 +39,9 @@ TEST_CASE("defaults are 4096^3, alpha 1, beta 0, checked", "[options]") {
 }
 
 TEST_CASE("sizes, scalars and switches parse in both spellings", "[options]") {
-  gemm::Options o = parse({"--size", "2048", "--n=1000", "--alpha", "-1.5", "--beta=0.25",
-                           "--reps", "7", "--warmup", "0", "--seed", "42", "--no-check",
-                           "--no-cublas", "--variant", "all", "--csv", "out.csv"});
+  gemm::Options o = parse({"--size", "2048", "--n=1000", "--alpha", "-1.5", "--beta=0.25", "--reps",
+                           "7", "--warmup", "0", "--seed", "42", "--no-check", "--no-cublas",
+                           "--variant", "all", "--csv", "out.csv"});
   CHECK(o.m == 2048);
   CHECK(o.n == 1000);
   CHECK(o.k == 2048);
@@ -72,7 +73,7 @@ TEST_CASE("malformed flags give one clear sentence", "[options]") {
 
 TEST_CASE("the usage line names every flag", "[options]") {
   const std::string u = gemm::usage("01_naive");
-  for (const char* flag : {"--size", "--m", "--n", "--k", "--alpha", "--beta", "--variant", "--reps",
-                           "--warmup", "--seed", "--no-check", "--no-cublas", "--csv"})
+  for (const char* flag : {"--size", "--m", "--n", "--k", "--alpha", "--beta", "--variant",
+                           "--reps", "--warmup", "--seed", "--no-check", "--no-cublas", "--csv"})
     CHECK(u.find(flag) != std::string::npos);
 }

@@ -18,17 +18,35 @@ struct AlphaBeta {
 // tall-skinny and short-wide, 1000-ish and one big square. The second group keeps K and N
 // multiples of 4 so that float4 chapters run them too.
 const Shape kShapes[] = {
-    {1, 1, 1},       {3, 5, 7},      {33, 65, 17},     {127, 129, 131},  {129, 127, 125},
-    {1, 4, 4},       {5, 8, 12},     {7, 12, 0},       {33, 68, 20},     {127, 132, 36},
-    {129, 124, 44},  {128, 128, 128}, {255, 260, 68},  {2000, 4, 64},    {4, 2000, 32},
-    {16, 16, 4096},  {1000, 1004, 1000}, {2048, 2048, 2048},
+    {1, 1, 1},
+    {3, 5, 7},
+    {33, 65, 17},
+    {127, 129, 131},
+    {129, 127, 125},
+    {1, 4, 4},
+    {5, 8, 12},
+    {7, 12, 0},
+    {33, 68, 20},
+    {127, 132, 36},
+    {129, 124, 44},
+    {128, 128, 128},
+    {255, 260, 68},
+    {2000, 4, 64},
+    {4, 2000, 32},
+    {16, 16, 4096},
+    {1000, 1004, 1000},
+    {2048, 2048, 2048},
     // N and K multiples of 8 (FP16 16-byte copies), M and N off every tile size.
-    {7, 8, 8},       {33, 72, 24},   {129, 136, 40},   {200, 200, 8},    {1000, 1000, 1000},
+    {7, 8, 8},
+    {33, 72, 24},
+    {129, 136, 40},
+    {200, 200, 8},
+    {1000, 1000, 1000},
 };
 
 // Small shapes get every pair; large ones the plain product and one general pair.
-const AlphaBeta kAllPairs[] = {{1.0f, 0.0f}, {1.0f, 1.0f}, {-1.5f, 0.25f}, {0.5f, -2.0f},
-                               {0.0f, 1.0f}};
+const AlphaBeta kAllPairs[] = {
+    {1.0f, 0.0f}, {1.0f, 1.0f}, {-1.5f, 0.25f}, {0.5f, -2.0f}, {0.0f, 1.0f}};
 const AlphaBeta kLargePairs[] = {{1.0f, 0.0f}, {-1.5f, 0.25f}};
 
 std::string describe(const Launcher& l, const Shape& s, const AlphaBeta& ab) {
@@ -84,8 +102,8 @@ void check_rejected_arguments(const Launcher& l) {
     if (l.sgemm)
       return l.sgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A.ptr, prob.B.ptr, 0.0f, prob.C.ptr,
                      nullptr);
-    return l.hgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A16.ptr, prob.B16.ptr, 0.0f,
-                   prob.C.ptr, nullptr);
+    return l.hgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A16.ptr, prob.B16.ptr, 0.0f, prob.C.ptr,
+                   nullptr);
   };
   prob.reset_c(1.0f, nullptr);
   const std::vector<float> before = prob.C.to_host();
@@ -159,7 +177,8 @@ void check_corruption_is_caught(const Launcher& l) {
   CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<double>& ref = prob.reference(l.precision, 1.0f, 0.0f);
   std::vector<float> got = prob.C.to_host();
-  const gemm::Tolerance tol = gemm::tolerance_for(l.precision, s.K, gemm::rms(ref.data(), ref.size()));
+  const gemm::Tolerance tol =
+      gemm::tolerance_for(l.precision, s.K, gemm::rms(ref.data(), ref.size()));
   REQUIRE(gemm::allclose(got.data(), ref.data(), got.size(), tol).pass);
 
   const std::size_t bad = got.size() / 2 + 3;

@@ -19,7 +19,9 @@ struct Shape {
 // Which shapes a launcher must accept (e.g. float4 paths need K % 4 == 0 and N % 4 == 0); the
 // others must be refused with cudaErrorInvalidValue and a reason, without touching C.
 using Accepts = std::function<bool(const Shape&)>;
-inline bool accepts_all(const Shape&) { return true; }
+inline bool accepts_all(const Shape&) {
+  return true;
+}
 
 // Entry points under test: FP32 launchers (FP32 or TF32 math) and FP16-input launchers.
 struct Launcher {
@@ -39,16 +41,16 @@ void check_corruption_is_caught(const Launcher& l);
 }  // namespace gemm_tests
 
 // The four test cases every entry point gets, tagged with its chapter.
-#define GEMM_CHAPTER_TESTS(TAG, ...)                                                          \
-  TEST_CASE(TAG " matches the FP64 reference over the shape and alpha/beta matrix", TAG) {    \
-    gemm_tests::check_shape_matrix(gemm_tests::Launcher{__VA_ARGS__});                        \
-  }                                                                                           \
-  TEST_CASE(TAG " rejects impossible arguments without launching", TAG) {                     \
-    gemm_tests::check_rejected_arguments(gemm_tests::Launcher{__VA_ARGS__});                  \
-  }                                                                                           \
-  TEST_CASE(TAG " propagates NaN and Inf from A", TAG) {                                      \
-    gemm_tests::check_nonfinite_propagation(gemm_tests::Launcher{__VA_ARGS__});               \
-  }                                                                                           \
-  TEST_CASE(TAG " result with one corrupted element fails the check", TAG) {                  \
-    gemm_tests::check_corruption_is_caught(gemm_tests::Launcher{__VA_ARGS__});                \
+#define GEMM_CHAPTER_TESTS(TAG, ...)                                                       \
+  TEST_CASE(TAG " matches the FP64 reference over the shape and alpha/beta matrix", TAG) { \
+    gemm_tests::check_shape_matrix(gemm_tests::Launcher{__VA_ARGS__});                     \
+  }                                                                                        \
+  TEST_CASE(TAG " rejects impossible arguments without launching", TAG) {                  \
+    gemm_tests::check_rejected_arguments(gemm_tests::Launcher{__VA_ARGS__});               \
+  }                                                                                        \
+  TEST_CASE(TAG " propagates NaN and Inf from A", TAG) {                                   \
+    gemm_tests::check_nonfinite_propagation(gemm_tests::Launcher{__VA_ARGS__});            \
+  }                                                                                        \
+  TEST_CASE(TAG " result with one corrupted element fails the check", TAG) {               \
+    gemm_tests::check_corruption_is_caught(gemm_tests::Launcher{__VA_ARGS__});             \
   }

@@ -9,7 +9,8 @@
 
 int main(int argc, char** argv) {
   bool listing = false;
-  for (int i = 1; i < argc; ++i) listing |= std::strncmp(argv[i], "--list", 6) == 0;
+  for (int i = 1; i < argc; ++i)
+    listing |= std::strncmp(argv[i], "--list", 6) == 0;
   int count = 0;
   if (!listing && (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)) {
     std::printf("no CUDA-capable GPU found: GPU tests skipped\n");

@@ -4,8 +4,12 @@
 
 namespace {
 // 16-byte copies: 4 floats or 8 halves.
-bool tf32_shapes(const gemm_tests::Shape& s) { return s.K % 4 == 0 && s.N % 4 == 0; }
-bool fp16_shapes(const gemm_tests::Shape& s) { return s.K % 8 == 0 && s.N % 8 == 0; }
+bool tf32_shapes(const gemm_tests::Shape& s) {
+  return s.K % 4 == 0 && s.N % 4 == 0;
+}
+bool fp16_shapes(const gemm_tests::Shape& s) {
+  return s.K % 8 == 0 && s.N % 8 == 0;
+}
 }  // namespace
 
 GEMM_CHAPTER_TESTS("[ch08][tf32]", "ch08::sgemm (TF32)", ch08::sgemm, nullptr,

@@ -13,7 +13,8 @@ TEST_CASE("device inputs equal the host generator bit for bit", "[harness]") {
   gemm::DeviceBuffer<float> dev(host.size());
   gemm::fill_uniform(dev.ptr, dev.count, 1234, nullptr);
   const std::vector<float> got = dev.to_host();
-  for (std::size_t i = 0; i < host.size(); ++i) REQUIRE(got[i] == gemm::uniform_pm1(1234, i));
+  for (std::size_t i = 0; i < host.size(); ++i)
+    REQUIRE(got[i] == gemm::uniform_pm1(1234, i));
 }
 
 TEST_CASE("the cuBLAS DGEMM reference agrees with the CPU reference", "[harness]") {
@@ -57,7 +58,8 @@ TEST_CASE("TF32 rounding is outside the FP32 tolerance", "[harness]") {
   CHECK_FALSE(prob.check_c(gemm::Precision::FP32, 1.0f, 0.0f).pass);
 }
 
-TEST_CASE("computing a reference leaves the shared cuBLAS handle on the caller's stream", "[harness]") {
+TEST_CASE("computing a reference leaves the shared cuBLAS handle on the caller's stream",
+          "[harness]") {
   // A reference that re-pointed the handle made later timed cuBLAS launches escape the events
   // of the timing stream (they measured ~0.002 ms).
   cudaStream_t stream = nullptr, seen = nullptr;
@@ -70,8 +72,8 @@ TEST_CASE("computing a reference leaves the shared cuBLAS handle on the caller's
   // And a timed cuBLAS launch then takes as long as its FLOPs say: 2*512^3 FLOP cannot run in
   // under 1 us on any GPU (that would be 268 TFLOP/s of FP32).
   const gemm::TimingStats t = gemm::time_launches(
-      [&] { gemm::cublas_gemm(gemm::cublas_handle(), gemm::Precision::FP32, prob, 1.0f, 0.0f); },
-      1, 5, stream);
+      [&] { gemm::cublas_gemm(gemm::cublas_handle(), gemm::Precision::FP32, prob, 1.0f, 0.0f); }, 1,
+      5, stream);
   CHECK(t.median_ms > 1e-3);
   CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), nullptr));
   CUDA_CHECK(cudaStreamDestroy(stream));
