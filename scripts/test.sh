@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 
 have_catch2() {
-  for prefix in /usr /usr/local /opt/homebrew ${CMAKE_PREFIX_PATH//:/ }; do
+  for prefix in /usr /usr/local /opt/homebrew ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }}; do
     for dir in lib lib64 share lib/x86_64-linux-gnu lib/aarch64-linux-gnu; do
       ls "$prefix/$dir/cmake/Catch2/Catch2Config.cmake" >/dev/null 2>&1 && return 0
     done
