@@ -8,11 +8,8 @@ cd "$(dirname "$0")/.."
 size=${1:-4096}
 shift || true
 build=${BUILD_DIR:-build}
-
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "scripts/bench.sh: no CUDA-capable GPU found (nvidia-smi lists none), so there is nothing to time." >&2
-  exit 1
-fi
+. scripts/lib.sh
+require_gpu time
 
 chapters=$(ls -d [0-9][0-9]_*/ | tr -d /)
 for c in $chapters; do
@@ -23,10 +20,7 @@ for c in $chapters; do
   fi
 done
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
-      tr '[:upper:]' '[:lower:]' | sed -E 's/[^a-z0-9]+/-/g; s/^-+|-+$//g')
-out=results/$gpu
-mkdir -p "$out"
+out=$(results_dir)
 csv=$out/bench_$size.csv
 rm -f "$csv"
 for c in $chapters; do

@@ -14,10 +14,8 @@ if ! command -v ncu >/dev/null; then
   echo "scripts/profile.sh: Nsight Compute (ncu) is not installed; no profiler metrics collected." >&2
   exit 1
 fi
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "scripts/profile.sh: no CUDA-capable GPU found, so there is nothing to profile." >&2
-  exit 1
-fi
+. scripts/lib.sh
+require_gpu profile
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=($(ls -d [0-9][0-9]_*/ | tr -d /))
@@ -53,10 +51,7 @@ for m in $wanted; do
 done
 metrics=${metrics#,}
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
-      tr '[:upper:]' '[:lower:]' | sed -E 's/[^a-z0-9]+/-/g; s/^-+|-+$//g')
-out=results/$gpu
-mkdir -p "$out"
+out=$(results_dir)
 raw=$out/ncu_$size.csv
 rm -f "$raw"
 for t in "${targets[@]}"; do
