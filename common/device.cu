@@ -3,6 +3,8 @@
 #include "cuda_check.h"
 #include "peak.h"
 
+#include <dlfcn.h>
+
 #include <cctype>
 #include <cstdio>
 #include <sstream>
@@ -39,6 +41,31 @@ DeviceInfo query_device() {
   d.fp32_lanes = fp32_lanes_per_sm(d.major, d.minor);
   d.fp32_peak_flops = fp32_peak_flops(d.sms, d.fp32_lanes, d.clock_khz * 1e3);
   return d;
+}
+
+int current_sm_clock_mhz() {
+  // The few NVML entry points used, declared by hand: nvml.h is not needed to build.
+  using Init = int (*)();
+  using ByBusId = int (*)(const char*, void**);
+  using ClockInfo = int (*)(void*, int, unsigned*);
+  static void* const lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return -1;
+  static const bool ready = [] {
+    const auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
+    return init && init() == 0;
+  }();
+  const auto by_bus = reinterpret_cast<ByBusId>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+  const auto clock = reinterpret_cast<ClockInfo>(dlsym(lib, "nvmlDeviceGetClockInfo"));
+  int device = 0;
+  char bus_id[32] = {};
+  if (!ready || !by_bus || !clock || cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess)
+    return -1;
+  void* handle = nullptr;
+  unsigned mhz = 0;
+  constexpr int kNvmlClockSm = 1;
+  if (by_bus(bus_id, &handle) != 0 || clock(handle, kNvmlClockSm, &mhz) != 0) return -1;
+  return static_cast<int>(mhz);
 }
 
 std::string slug(const std::string& name) {

@@ -31,6 +31,10 @@ struct NoGpu : std::exception {
 // "NVIDIA H200" -> "nvidia-h200", for results/<gpu>/.
 std::string slug(const std::string& name);
 
+// The current SM clock of this device in MHz from NVML (loaded at run time, so nothing links
+// against the driver's libnvidia-ml); -1 where NVML is not available.
+int current_sm_clock_mhz();
+
 std::string version_string(int cuda_version);  // 13000 -> "13.0"
 std::string describe(const DeviceInfo& d);     // two lines for the report
 

@@ -3,14 +3,14 @@
 #include "device.h"
 #include "gemm_check.h"
 
-#include <chrono>
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <memory>
 
 namespace gemm {
 
@@ -34,16 +34,6 @@ KernelResources kernel_resources(const KernelInfo& k) {
 
 namespace {
 
-struct Row {
-  std::string name;
-  Precision precision;
-  bool checked = false;
-  CompareResult cmp;
-  TimingStats time;
-  KernelResources res;
-  bool is_cublas = false;
-};
-
 std::string now_utc() {
   const std::time_t t = std::time(nullptr);
   char text[32];
@@ -64,42 +54,178 @@ std::string program_name(const char* argv0) {
   return slash == std::string::npos ? s : s.substr(slash + 1);
 }
 
-void write_csv(const std::string& path, const std::string& chapter, const Options& o,
-               const DeviceInfo& d, const std::vector<Row>& rows, const std::string& cmd) {
+// Runs `launch` once on a reset C and compares C with the FP64 reference; then times it.
+void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_t stream,
+                    const std::function<cudaError_t()>& launch) {
+  prob.reset_c(o.beta, stream);
+  if (const cudaError_t err = launch(); err != cudaSuccess) {
+    if (err == cudaErrorInvalidValue && !rejection_reason().empty())
+      throw Rejected(rejection_reason());
+    CUDA_CHECK(err);
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (o.check) {
+    m.checked = true;
+    m.cmp = prob.check_c(m.precision, o.alpha, o.beta);
+  }
+  m.clock_before_mhz = current_sm_clock_mhz();
+  m.time = time_launches([&] { CUDA_CHECK(launch()); }, o.warmup, o.reps, stream);
+  m.clock_after_mhz = current_sm_clock_mhz();
+}
+
+Measurement base(const std::string& chapter, const std::string& variant, Precision p,
+                 const Problem& prob, const Options& o) {
+  Measurement m;
+  m.chapter = chapter;
+  m.variant = variant;
+  m.precision = p;
+  m.M = prob.M;
+  m.N = prob.N;
+  m.K = prob.K;
+  m.alpha = o.alpha;
+  m.beta = o.beta;
+  return m;
+}
+
+// cuBLAS's median time for the same precision and shape, 0 if it was not measured.
+double cublas_ms(const std::vector<Measurement>& rows, const Measurement& r) {
+  for (const Measurement& c : rows)
+    if (c.is_cublas && c.precision == r.precision && c.M == r.M && c.N == r.N && c.K == r.K)
+      return c.time.median_ms;
+  return 0.0;
+}
+
+void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
+  std::printf("%-26s %-5s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
+              "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak", "x_cuBLAS",
+              "regs", "smem_B", "occupancy");
+  for (const Measurement& r : rows) {
+    const double ref = cublas_ms(rows, r);
+    char ratio[16] = "-", regs[16] = "-", smem[16] = "-", occ[16] = "-";
+    if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.3f", ref / r.time.median_ms);
+    if (!r.is_cublas) {
+      std::snprintf(regs, sizeof regs, "%d", r.res.registers);
+      std::snprintf(smem, sizeof smem, "%zu", r.res.static_smem + r.res.dynamic_smem);
+      std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
+    }
+    std::printf("%-26s %-5s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n",
+                r.variant.c_str(), to_string(r.precision).c_str(),
+                r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-", r.cmp.worst_ratio,
+                r.time.median_ms, r.time.min_ms, r.time.max_ms, r.tflops(),
+                100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ratio, regs, smem, occ);
+  }
+}
+
+void append_csv(const std::string& path, const std::vector<Measurement>& rows, const DeviceInfo& d,
+                const std::string& cmd) {
   std::ifstream probe(path);
   const bool fresh = !probe.good() || probe.peek() == std::ifstream::traits_type::eof();
   probe.close();
   std::ofstream out(path, std::ios::app);
-  if (!out) throw std::runtime_error("cannot write CSV file '" + path + "'");
+  if (!out) throw std::runtime_error("cannot write the CSV file '" + path + "'");
   if (fresh)
     out << "chapter,variant,precision,M,N,K,alpha,beta,check,max_abs_err,max_rel_err,err_over_tol,"
            "median_ms,min_ms,max_ms,reps,tflops,pct_fp32_peak,cublas_ms,ratio_to_cublas,registers,"
            "smem_bytes,blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,"
-           "runtime,cublas,date,command\n";
-  const double flops = 2.0 * o.m * o.n * o.k;
-  for (const Row& r : rows) {
-    double cublas_ms = 0.0;
-    for (const Row& c : rows)
-      if (c.is_cublas && c.precision == r.precision) cublas_ms = c.time.median_ms;
+           "runtime,cublas,date,table,sm_clock_before_mhz,sm_clock_after_mhz,command\n";
+  for (const Measurement& r : rows) {
+    const double ref = cublas_ms(rows, r);
     char line[1024];
     std::snprintf(
         line, sizeof line,
         "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
-        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,",
-        r.is_cublas ? "cublas" : chapter.c_str(), r.name.c_str(), to_string(r.precision).c_str(),
-        o.m, o.n, o.k, o.alpha, o.beta, r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped",
-        r.cmp.max_abs, r.cmp.max_rel, r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms,
-        r.time.max_ms, r.time.reps, flops / (r.time.median_ms * 1e-3) / 1e12,
-        100.0 * flops / (r.time.median_ms * 1e-3) / d.fp32_peak_flops, cublas_ms,
-        cublas_ms > 0 ? cublas_ms / r.time.median_ms : 0.0, r.res.registers,
-        r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm, r.res.occupancy,
-        d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3, d.fp32_peak_flops / 1e12,
-        version_string(d.driver_version).c_str(), version_string(d.runtime_version).c_str(),
-        d.cublas_version / 10000, (d.cublas_version / 100) % 100, d.cublas_version % 100,
-        now_utc().c_str());
+        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,",
+        r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
+        to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
+        r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
+        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.reps, r.tflops(),
+        100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ref, ref > 0 ? ref / r.time.median_ms : 0.0,
+        r.res.registers, r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm,
+        r.res.occupancy, d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3,
+        d.fp32_peak_flops / 1e12, version_string(d.driver_version).c_str(),
+        version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
+        (d.cublas_version / 100) % 100, d.cublas_version % 100, now_utc().c_str(), r.table.c_str(),
+        r.clock_before_mhz, r.clock_after_mhz);
     out << line << '"' << cmd << "\"\n";
   }
 }
+
+// Failed checks are reported with numpy's layout; an FP32 rate above the FP32 peak means the
+// timing is broken (e.g. a launch escaped the events' stream). Returns whether all is well.
+bool report_failures(const std::vector<Measurement>& rows, const DeviceInfo& d) {
+  bool ok = true;
+  for (const Measurement& r : rows) {
+    if (r.checked && !r.cmp.pass) {
+      std::cerr << r.chapter << " " << r.variant << " " << r.M << "x" << r.N << "x" << r.K
+                << ": FAIL against the FP64 reference\n"
+                << report(r.cmp, r.N) << "\n";
+      ok = false;
+    }
+    const double pct = 100.0 * r.tflops() * 1e12 / d.fp32_peak_flops;
+    if (r.precision == Precision::FP32 && pct > 105.0) {
+      std::cerr << r.chapter << " " << r.variant << ": measured " << pct
+                << "% of the FP32 peak, which is impossible: the timing is broken.\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// The shapes of a run: --sizes, or the single M, N, K.
+struct Shape {
+  int m, n, k;
+};
+std::vector<Shape> shapes_of(const Options& o) {
+  std::vector<Shape> s;
+  for (const int n : o.sizes)
+    s.push_back({n, n, n});
+  if (s.empty()) s.push_back({o.m, o.n, o.k});
+  return s;
+}
+
+// One sentence and an exit code for shapes no kernel can run; 0 when the shapes are fine.
+int refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes) {
+  for (const Shape& s : shapes) {
+    if (s.m == 0 || s.n == 0 || s.k == 0) {
+      std::cout << prog << ": nothing to do: M=" << s.m << " N=" << s.n << " K=" << s.k
+                << (s.k == 0 && s.m && s.n ? " (K=0 only scales C by beta)" : "")
+                << "; no GEMM to check or time.\n";
+      return -1;
+    }
+    const long long mk = 1LL * s.m * s.k, kn = 1LL * s.k * s.n, mn = 1LL * s.m * s.n;
+    if (mk > INT_MAX || kn > INT_MAX || mn > INT_MAX) {
+      std::cerr << prog << ": M=" << s.m << " N=" << s.n << " K=" << s.k
+                << " gives a matrix of more than 2^31-1 elements, which the kernels' 32-bit "
+                   "indexing cannot address.\n";
+      return 2;
+    }
+  }
+  return 0;
+}
+
+// Says so and returns false when the largest problem does not fit in the GPU's free memory.
+bool fits(const std::string& prog, const std::vector<Shape>& shapes, bool fp16, bool check,
+          const DeviceInfo& dev) {
+  for (const Shape& s : shapes) {
+    const std::size_t need = problem_bytes(s.m, s.n, s.k, fp16, check) + 2 * size_t(dev.l2_bytes);
+    if (need > dev.free_mem) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "%s: M=%d N=%d K=%d needs %.1f GiB of GPU memory; %s has %.1f GiB free.\n",
+                    prog.c_str(), s.m, s.n, s.k, need / 1073741824.0, dev.name.c_str(),
+                    dev.free_mem / 1073741824.0);
+      std::cerr << text;
+      return false;
+    }
+  }
+  return true;
+}
+
+struct StreamGuard {
+  cudaStream_t stream = nullptr;
+  StreamGuard() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  ~StreamGuard() { cudaStreamDestroy(stream); }
+};
 
 int run(int argc, char** argv, const std::string& chapter, const std::vector<Variant>& variants) {
   const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
@@ -118,7 +244,6 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
               << ")\n";
     return 0;
   }
-
   std::vector<const Variant*> selected;
   for (const Variant& v : variants)
     if (o.variant == "all" || v.name == o.variant || (o.variant.empty() && &v == &variants[0]))
@@ -129,161 +254,204 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
               << usage(prog) << "\n";
     return 2;
   }
-
-  if (o.m == 0 || o.n == 0 || o.k == 0) {
-    std::cout << prog << ": nothing to do: M=" << o.m << " N=" << o.n << " K=" << o.k
-              << (o.k == 0 && o.m && o.n ? " (K=0 only scales C by beta)" : "")
-              << "; no GEMM to check or time.\n";
-    return 0;
-  }
-  const long long mk = 1LL * o.m * o.k, kn = 1LL * o.k * o.n, mn = 1LL * o.m * o.n;
-  if (mk > INT_MAX || kn > INT_MAX || mn > INT_MAX) {
-    std::cerr << prog << ": M=" << o.m << " N=" << o.n << " K=" << o.k
-              << " gives a matrix of more than 2^31-1 elements, which the kernels' 32-bit "
-                 "indexing cannot address.\n";
-    return 2;
-  }
+  const std::vector<Shape> shapes = shapes_of(o);
+  if (const int code = refuse_shapes(prog, shapes)) return code < 0 ? 0 : code;
 
   const DeviceInfo dev = query_device();
   bool fp16 = false;
   for (const Variant* v : selected)
     fp16 |= v->precision == Precision::FP16;
-  const std::size_t need = problem_bytes(o.m, o.n, o.k, fp16, o.check) + 2 * size_t(dev.l2_bytes);
-  if (need > dev.free_mem) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "%s: M=%d N=%d K=%d needs %.1f GiB of GPU memory; %s has %.1f GiB free.\n",
-                  prog.c_str(), o.m, o.n, o.k, need / 1073741824.0, dev.name.c_str(),
-                  dev.free_mem / 1073741824.0);
-    std::cerr << text;
-    return 1;
-  }
-
+  if (!fits(prog, shapes, fp16, o.check, dev)) return 1;
   std::cout << describe(dev) << "\n";
-  std::printf(
-      "%s: M=%d N=%d K=%d alpha=%g beta=%g seed=%llu | median of %d reps after %d "
-      "warm-ups, L2 flushed before each\n",
-      chapter.c_str(), o.m, o.n, o.k, o.alpha, o.beta, static_cast<unsigned long long>(o.seed),
-      o.reps, o.warmup);
-  std::fflush(stdout);
 
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  Problem prob(o.m, o.n, o.k, o.seed, fp16);
-  cublasHandle_t handle = cublas_handle();
-  CUBLAS_CHECK(cublasSetStream(handle, stream));
-
-  std::vector<Row> rows;
-  bool all_pass = true;
-  const auto check = [&](Row& row, const std::function<cudaError_t()>& launch) -> int {
-    prob.reset_c(o.beta, stream);
-    if (const cudaError_t err = launch(); err != cudaSuccess) {
-      if (err == cudaErrorInvalidValue && !rejection_reason().empty()) {
-        std::cerr << prog << " (" << row.name << "): " << rejection_reason() << "\n";
+  StreamGuard guard;
+  CUBLAS_CHECK(cublasSetStream(cublas_handle(), guard.stream));
+  bool ok = true;
+  for (const Shape& s : shapes) {
+    std::printf(
+        "%s: M=%d N=%d K=%d alpha=%g beta=%g seed=%llu | median of %d reps after %d "
+        "warm-ups, L2 flushed before each\n",
+        chapter.c_str(), s.m, s.n, s.k, o.alpha, o.beta, static_cast<unsigned long long>(o.seed),
+        o.reps, o.warmup);
+    std::fflush(stdout);
+    Problem prob(s.m, s.n, s.k, o.seed, fp16);
+    std::vector<Measurement> rows;
+    for (const Variant* v : selected) {
+      try {
+        rows.push_back(measure_kernel(chapter, *v, prob, o, guard.stream));
+      } catch (const Rejected& e) {
+        std::cerr << prog << " (" << v->name << "): " << e.what() << "\n";
         return 2;
       }
-      CUDA_CHECK(err);
     }
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (o.check) {
-      row.checked = true;
-      row.cmp = prob.check_c(row.precision, o.alpha, o.beta);
-      if (!row.cmp.pass) {
-        all_pass = false;
-        std::cerr << chapter << " " << row.name << ": FAIL against the FP64 reference\n"
-                  << report(row.cmp, o.n) << "\n";
+    if (o.cublas)
+      for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16})
+        if (std::any_of(selected.begin(), selected.end(),
+                        [&](const Variant* v) { return v->precision == p; }))
+          rows.push_back(measure_cublas(p, prob, o, guard.stream));
+    std::printf(
+        "reference: %s FP64; |got - ref| <= atol + rtol*|ref|, rtol = 16*(u_in + "
+        "2^-24*sqrt(K)), atol = rtol*rms(ref)\n",
+        prob.used_cpu_reference() ? "CPU" : "cuBLAS DGEMM");
+    print_rows(rows, dev);
+    ok &= report_failures(rows, dev);
+    if (!o.csv.empty()) append_csv(o.csv, rows, dev, command_line(argc, argv));
+  }
+  return ok ? 0 : 1;
+}
+
+int run_all_chapters(int argc, char** argv, const std::vector<Chapter>& chapters) {
+  const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
+  Options o;
+  try {
+    o = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << prog << ": " << e.what() << "\n" << usage(prog) << "\n";
+    return 2;
+  }
+  if (o.help) {
+    std::cout << usage(prog)
+              << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, then "
+                 "02's TILE sweep and 03's configurations at 2048, every variant at 4096, and a "
+                 "device-to-device copy; one CSV (--csv).\n";
+    return 0;
+  }
+  if (o.sizes.empty()) o.sizes = {256, 512, 1000, 1024, 2048, 3000, 4096, 5000, 8192};
+  std::vector<Shape> shapes = shapes_of(o);
+  if (const int code = refuse_shapes(prog, shapes)) return code < 0 ? 0 : code;
+  const DeviceInfo dev = query_device();
+  if (!fits(prog, shapes, true, o.check, dev)) return 1;
+  std::cout << describe(dev) << "\n";
+
+  // The plan: (table, size, chapter, variant index) in order.
+  struct Job {
+    std::string table;
+    int size;
+    const Chapter* chapter;
+    int variant;
+  };
+  std::vector<Job> jobs;
+  for (const Shape& s : shapes)
+    for (const Chapter& c : chapters)
+      for (int v = 0; v < c.defaults; ++v)
+        jobs.push_back({"sizes", s.m, &c, v});
+  for (const Chapter& c : chapters) {
+    for (int v = c.defaults; v < int(c.variants.size()); ++v)
+      jobs.push_back({"variants", 4096, &c, v});
+    if (c.name == "02_smem_tiling" || c.name == "03_register_tiling")
+      for (int v = c.defaults; v < int(c.variants.size()); ++v)
+        jobs.push_back({"variants", 2048, &c, v});
+  }
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const Job& a, const Job& b) { return a.size < b.size; });
+
+  StreamGuard guard;
+  CUBLAS_CHECK(cublasSetStream(cublas_handle(), guard.stream));
+  std::vector<Measurement> all;
+  std::unique_ptr<Problem> prob;
+  bool ok = true;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const Job& j = jobs[i];
+    if (!prob || prob->M != j.size) {
+      prob.reset();  // free the previous size first
+      prob = std::make_unique<Problem>(j.size, j.size, j.size, o.seed, true);
+      for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16}) {
+        Measurement m = measure_cublas(p, *prob, o, guard.stream);
+        m.table = "cublas";
+        all.push_back(m);
       }
     }
-    return 0;
-  };
+    const Variant& v = j.chapter->variants[j.variant];
+    Measurement m;
+    try {
+      m = measure_kernel(j.chapter->name, v, *prob, o, guard.stream);
+    } catch (const Rejected& e) {
+      std::cerr << prog << ": " << j.chapter->name << " (" << v.name << ") at " << j.size << ": "
+                << e.what() << "\n";
+      return 2;
+    }
+    m.table = j.table;
+    all.push_back(m);
+    const double ref = cublas_ms(all, m);
+    std::printf("[%3zu/%zu] %-20s %-26s %5d^3 %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s\n", i + 1,
+                jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size, m.time.median_ms,
+                m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
+                m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-");
+    std::fflush(stdout);
+  }
+  prob.reset();
 
-  for (const Variant* v : selected) {
-    Row row;
-    row.name = v->name;
-    row.precision = v->precision;
-    const auto launch = [&] { return v->launch(prob, o.alpha, o.beta, stream); };
-    if (const int code = check(row, launch)) return code;
-    row.res = kernel_resources(v->kernel);  // after a launch: it may raise the smem limit first
-    row.time = time_launches([&] { CUDA_CHECK(launch()); }, o.warmup, o.reps, stream);
-    rows.push_back(row);
+  // The memory ceiling: a device-to-device copy of 2 GiB, counting bytes read plus written.
+  {
+    const std::size_t bytes = std::size_t(1) << 31;
+    DeviceBuffer<char> src(bytes), dst(bytes);
+    CUDA_CHECK(cudaMemset(src.ptr, 1, bytes));
+    const TimingStats t = time_launches(
+        [&] {
+          CUDA_CHECK(
+              cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDeviceToDevice, guard.stream));
+        },
+        o.warmup, o.reps, guard.stream);
+    Measurement m;
+    m.chapter = "ceiling";
+    m.variant = "dram_copy_2GiB";
+    m.table = "ceilings";
+    m.time = t;
+    // Stored as M = N = 1, K = bytes moved / 2 so that "tflops" reads as TB/s.
+    m.M = m.N = 1;
+    m.K = static_cast<int>(bytes);  // 2 * 1 * 1 * K FLOP / t = bytes read + written per second
+    all.push_back(m);
+    std::printf("device copy: %.0f GB/s (bytes read + written)\n",
+                2.0 * bytes / (t.median_ms * 1e6));
   }
-  if (o.cublas) {
-    for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16}) {
-      bool wanted = false;
-      for (const Variant* v : selected)
-        wanted |= v->precision == p;
-      if (!wanted) continue;
-      Row row;
-      row.name = "cublas_" + to_string(p);
-      row.precision = p;
-      row.is_cublas = true;
-      const auto launch = [&] {
-        cublas_gemm(handle, p, prob, o.alpha, o.beta);
-        return cudaGetLastError();
-      };
-      check(row, launch);
-      row.time = time_launches([&] { launch(); }, o.warmup, o.reps, stream);
-      rows.push_back(row);
-    }
-  }
+  ok &= report_failures(all, dev);
+  if (!o.csv.empty()) append_csv(o.csv, all, dev, command_line(argc, argv));
+  return ok ? 0 : 1;
+}
 
-  const double flops = 2.0 * o.m * o.n * o.k;
-  std::printf(
-      "reference: %s FP64; |got - ref| <= atol + rtol*|ref|, rtol = 16*(u_in + "
-      "2^-24*sqrt(K)), atol = rtol*rms(ref)\n",
-      prob.used_cpu_reference() ? "CPU" : "cuBLAS DGEMM");
-  std::printf("%-16s %-5s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
-              "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak", "x_cuBLAS",
-              "regs", "smem_B", "occupancy");
-  for (const Row& r : rows) {
-    double cublas_ms = 0.0;
-    for (const Row& c : rows)
-      if (c.is_cublas && c.precision == r.precision) cublas_ms = c.time.median_ms;
-    const double tflops = flops / (r.time.median_ms * 1e-3) / 1e12;
-    char ratio[16] = "-", regs[16] = "-", smem[16] = "-", occ[16] = "-";
-    if (cublas_ms > 0) std::snprintf(ratio, sizeof ratio, "%.3f", cublas_ms / r.time.median_ms);
-    if (!r.is_cublas) {
-      std::snprintf(regs, sizeof regs, "%d", r.res.registers);
-      std::snprintf(smem, sizeof smem, "%zu", r.res.static_smem + r.res.dynamic_smem);
-      std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
-    }
-    std::printf(
-        "%-16s %-5s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n", r.name.c_str(),
-        to_string(r.precision).c_str(), r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-",
-        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, tflops,
-        100.0 * flops / (r.time.median_ms * 1e-3) / dev.fp32_peak_flops, ratio, regs, smem, occ);
+template <class F>
+int guarded(const std::string& name, F&& body) {
+  try {
+    return body();
+  } catch (const NoGpu& e) {
+    std::cerr << name << ": " << e.what() << ".\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << name << ": out of host memory for this problem size.\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+    return 1;
   }
-  for (const Row& r : rows) {
-    // An FP32 kernel cannot beat the FP32 peak; if the timing says so, the timing is broken
-    // (e.g. the launch escaped the events' stream), and no number of this run can be trusted.
-    const double pct = 100.0 * flops / (r.time.median_ms * 1e-3) / dev.fp32_peak_flops;
-    if (r.precision == Precision::FP32 && pct > 105.0) {
-      std::cerr << chapter << " " << r.name << ": measured " << pct
-                << "% of the FP32 peak, which is impossible: the timing is broken.\n";
-      all_pass = false;
-    }
-  }
-  if (!o.csv.empty()) write_csv(o.csv, chapter, o, dev, rows, command_line(argc, argv));
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  return all_pass ? 0 : 1;
 }
 
 }  // namespace
 
+Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem& prob,
+                           const Options& o, cudaStream_t stream) {
+  Measurement m = base(chapter, v.name, v.precision, prob, o);
+  check_and_time(m, prob, o, stream, [&] { return v.launch(prob, o.alpha, o.beta, stream); });
+  m.res = kernel_resources(v.kernel);  // after a launch: the launcher may raise the smem limit
+  return m;
+}
+
+Measurement measure_cublas(Precision p, Problem& prob, const Options& o, cudaStream_t stream) {
+  Measurement m = base("cublas", "cublas_" + to_string(p), p, prob, o);
+  m.is_cublas = true;
+  check_and_time(m, prob, o, stream, [&] {
+    cublas_gemm(cublas_handle(), p, prob, o.alpha, o.beta);
+    return cudaGetLastError();
+  });
+  return m;
+}
+
 int run_chapter(int argc, char** argv, const std::string& chapter,
                 const std::vector<Variant>& variants) {
-  try {
-    return run(argc, argv, chapter, variants);
-  } catch (const NoGpu& e) {
-    std::cerr << chapter << ": " << e.what() << ".\n";
-    return 1;
-  } catch (const std::bad_alloc&) {
-    std::cerr << chapter << ": out of host memory for this problem size.\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << chapter << ": " << e.what() << "\n";
-    return 1;
-  }
+  return guarded(chapter, [&] { return run(argc, argv, chapter, variants); });
+}
+
+int run_all(int argc, char** argv, const std::vector<Chapter>& chapters) {
+  return guarded("gemm_bench", [&] { return run_all_chapters(argc, argv, chapters); });
 }
 
 }  // namespace gemm

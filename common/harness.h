@@ -7,6 +7,7 @@
 #include "precision.h"
 #include "problem.h"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,9 +52,42 @@ struct KernelResources {
 
 KernelResources kernel_resources(const KernelInfo& k);
 
-// The whole driver. The first variant is the one chNN::sgemm runs. Returns the exit code:
-// 0 all checks passed, 1 a check failed or a CUDA error, 2 bad flags or a rejected shape.
+// One kernel (or cuBLAS) checked and timed on one problem.
+struct Measurement {
+  std::string chapter, variant, table;  // table: which result table the row feeds
+  Precision precision = Precision::FP32;
+  int M = 0, N = 0, K = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  bool checked = false, is_cublas = false;
+  CompareResult cmp;
+  TimingStats time;
+  KernelResources res;
+  int clock_before_mhz = -1, clock_after_mhz = -1;  // SM clock around the timed launches
+  double tflops() const { return 2.0 * M * N * K / (time.median_ms * 1e-3) / 1e12; }
+};
+
+// A launcher refused the problem (cudaErrorInvalidValue); what() is its reason.
+struct Rejected : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem& prob,
+                           const Options& o, cudaStream_t stream);
+Measurement measure_cublas(Precision p, Problem& prob, const Options& o, cudaStream_t stream);
+
+// The driver of one chapter. The first variant is the one chNN::sgemm runs. Returns the exit
+// code: 0 all checks passed, 1 a check failed or a CUDA error, 2 bad flags or a refused shape.
 int run_chapter(int argc, char** argv, const std::string& chapter,
                 const std::vector<Variant>& variants);
+
+struct Chapter {
+  std::string name;
+  std::vector<Variant> variants;  // the first one (two for 08: TF32 and FP16) are the defaults
+  int defaults = 1;
+};
+
+// The whole benchmark in one process (bench/gemm_bench): every chapter's defaults and cuBLAS
+// at every size of --sizes, then the tile sweeps, then the device-copy bandwidth; one CSV.
+int run_all(int argc, char** argv, const std::vector<Chapter>& chapters);
 
 }  // namespace gemm

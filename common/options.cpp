@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 
 namespace gemm {
 namespace {
@@ -45,7 +46,7 @@ Options parse_options(int argc, const char* const* argv) {
     static const char* const switches[] = {"--no-check", "--no-cublas", "--help", "-h"};
     static const char* const valued[] = {"--m",    "-m",     "--n",       "-n",     "--k",
                                          "-k",     "--size", "--alpha",   "--beta", "--warmup",
-                                         "--reps", "--seed", "--variant", "--csv"};
+                                         "--reps", "--seed", "--variant", "--csv",  "--sizes"};
     const auto known = [&](const auto& list) {
       for (const char* f : list)
         if (flag == f) return true;
@@ -67,6 +68,15 @@ Options parse_options(int argc, const char* const* argv) {
       opt.k = static_cast<int>(parse_integer(flag, value, 0, INT_MAX));
     } else if (flag == "--size") {
       opt.m = opt.n = opt.k = static_cast<int>(parse_integer(flag, value, 0, INT_MAX));
+    } else if (flag == "--sizes") {
+      opt.sizes.clear();
+      std::size_t start = 0;
+      while (start <= value.size()) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        opt.sizes.push_back(
+            static_cast<int>(parse_integer(flag, value.substr(start, comma - start), 1, INT_MAX)));
+        start = comma + 1;
+      }
     } else if (flag == "--alpha") {
       opt.alpha = parse_float(flag, value);
     } else if (flag == "--beta") {
@@ -96,8 +106,9 @@ Options parse_options(int argc, const char* const* argv) {
 
 std::string usage(const std::string& program) {
   return "usage: " + program +
-         " [--size S | --m M --n N --k K] [--alpha A] [--beta B] [--variant NAME|all]\n"
-         "       [--reps R] [--warmup W] [--seed S] [--no-check] [--no-cublas] [--csv FILE]\n"
+         " [--size S | --sizes S1,S2,.. | --m M --n N --k K] [--alpha A] [--beta B]\n"
+         "       [--variant NAME|all]"
+         " [--reps R] [--warmup W] [--seed S] [--no-check] [--no-cublas] [--csv FILE]\n"
          "  C = alpha * A * B + beta * C, row-major, A is MxK, B is KxN (default 4096^3,\n"
          "  alpha 1, beta 0, 20 timed reps after 3 warm-ups, checked against an FP64 reference)";
 }

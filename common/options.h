@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gemm {
 
@@ -17,6 +18,7 @@ struct Options {
   bool cublas = true;      // time cuBLAS in the same run
   std::string variant;     // empty: the chapter's default; "all": every variant
   std::string csv;         // append one row per measured kernel to this file
+  std::vector<int> sizes;  // --sizes 256,512: square problems run in turn (overrides m, n, k)
   bool help = false;
 };
 

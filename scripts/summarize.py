@@ -1,15 +1,36 @@
 #!/usr/bin/env python3
 """Markdown tables from the harness's CSV (standard library only).
 
-  summarize.py FILE.csv            every chapter row: ms, TFLOP/s, % of FP32 peak, ratio to cuBLAS
-  summarize.py --seed000 FILE.csv  seed 000's table: GFLOP/s, % of peak, speedup over naive
-  summarize.py --readme DIR        results/README.md from DIR's bench_*.csv and variants_*.csv
+  summarize.py FILE.csv      one table: every kernel row with ms, TFLOP/s, ratio to cuBLAS
+  summarize.py --readme DIR  results/README.md from DIR/bench.csv (scripts/bench.sh's run),
+                             DIR/machine.csv, DIR/ncu_4096.md and the seeds' published numbers
 """
-import glob
-import os
 import csv
+import os
 import statistics
 import sys
+
+ORDER = ["01_naive", "02_smem_tiling", "03_register_tiling", "04_transposed_A", "05_swizzle",
+         "06_coalesced_store", "07_double_buffer", "08_wmma_tensorcore"]
+
+# Seed 000, RTX 3060 Ti, 2048: (label, chapter, variant, blog GFLOP/s, % of peak, speedup)
+SEED000 = [
+    ("naive", "01_naive", None, 990, 6, 1.0),
+    ("shared-memory tiling (32x32)", "02_smem_tiling", "tile32", 1309, 8, 1.3),
+    ("register tiling 64x64, 4x4/thread", "03_register_tiling", "64x64x8_4x4", 4447, 27, 4.5),
+    ("register tiling 128x128, 8x8/thread", "03_register_tiling", "128x128x8_8x8", 6375, 39, 6.4),
+]
+# Seed 002, RTX 5060 Laptop, 4096: (label, chapter or cuBLAS precision, blog ms)
+SEED002 = [
+    ("cuBLAS FP32", "fp32", 14.52),
+    ("03 tiling (128x128x16, 8x8/thread, float4)", "03_register_tiling", 18.76),
+    ("04 + A transposed in smem", "04_transposed_A", 16.44),
+    ("05 + swizzle (no bank conflicts)", "05_swizzle", 15.71),
+    ("06 + coalesced C store", "06_coalesced_store", 15.52),
+    ("07 + double buffer", "07_double_buffer", 14.19),
+    ("cuBLAS TF32", "tf32", 8.80),
+]
+SEED002_CUBLAS_MS = 14.52
 
 
 def load(path):
@@ -17,207 +38,201 @@ def load(path):
         return list(csv.DictReader(f))
 
 
+def f(r, key):
+    return float(r[key])
+
+
 def header(rows):
     r = rows[0]
-    return (f"{r['gpu']} (sm_{r['cc'].replace('.', '')}, {r['sms']} SMs, {r['clock_mhz']} MHz, "
-            f"FP32 peak {float(r['fp32_peak_tflops']):.1f} TFLOP/s), driver {r['driver']}, "
-            f"CUDA {r['runtime']}, cuBLAS {r['cublas']}, {r['date'][:10]}; "
-            f"M={r['M']} N={r['N']} K={r['K']}, median of {r['reps']} reps")
+    return (f"{r['gpu']} (sm_{r['cc'].replace('.', '')}, {r['sms']} SMs, {r['clock_mhz']} MHz max, "
+            f"FP32 peak {f(r, 'fp32_peak_tflops'):.1f} TFLOP/s), driver {r['driver']}, "
+            f"CUDA {r['runtime']}, cuBLAS {r['cublas']}, {r['date'][:10]}")
 
 
 def chapter_table(rows):
-    out = [header(rows), "",
-           "| kernel | variant | check | ms | TFLOP/s | % FP32 peak | cuBLAS ms (same run) | x cuBLAS |",
-           "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    out = ["| kernel | variant | size | check | ms | TFLOP/s | cuBLAS ms (same run) | x cuBLAS |",
+           "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        if r["chapter"] == "cublas":
+        if r["chapter"] in ("cublas", "ceiling"):
             continue
-        out.append(f"| {r['chapter']} | {r['variant']} | {r['check']} | {float(r['median_ms']):.3f} | "
-                   f"{float(r['tflops']):.2f} | {float(r['pct_fp32_peak']):.1f}% | "
-                   f"{float(r['cublas_ms']):.3f} | {float(r['ratio_to_cublas']):.3f} |")
-    for prec in ("fp32", "tf32", "fp16"):
-        ms = [float(r["median_ms"]) for r in rows if r["chapter"] == "cublas" and r["precision"] == prec]
-        tf = [float(r["tflops"]) for r in rows if r["chapter"] == "cublas" and r["precision"] == prec]
-        if ms:
-            out.append(f"| cuBLAS {prec.upper()} | median of {len(ms)} runs | PASS | "
-                       f"{statistics.median(ms):.3f} | {statistics.median(tf):.2f} | | | 1.000 |")
+        out.append(f"| {r['chapter']} | {r['variant']} | {r['M']}x{r['N']}x{r['K']} | {r['check']} | "
+                   f"{f(r, 'median_ms'):.3f} | {f(r, 'tflops'):.2f} | {f(r, 'cublas_ms'):.3f} | "
+                   f"{f(r, 'ratio_to_cublas'):.3f} |")
     return "\n".join(out)
 
 
-SEED000 = [  # (label, chapter, variant, blog GFLOP/s, blog % peak, blog speedup)
-    ("naive", "01_naive", None, 990, 6, 1.0),
-    ("shared-memory tiling (32x32)", "02_smem_tiling", "tile32", 1309, 8, 1.3),
-    ("register tiling 64x64, 4x4/thread", "03_register_tiling", "64x64x8_4x4", 4447, 27, 4.5),
-    ("register tiling 128x128, 8x8/thread", "03_register_tiling", "128x128x8_8x8", 6375, 39, 6.4),
-]
+class Run:
+    def __init__(self, rows):
+        self.rows = rows
 
-
-def seed000_table(rows):
-    def find(chapter, variant):
-        for r in rows:
-            if r["chapter"] == chapter and (variant is None or r["variant"] == variant):
+    def get(self, chapter, size, variant=None, precision=None, table=None):
+        for r in self.rows:
+            if (r["chapter"] == chapter and int(r["M"]) == size
+                    and (variant is None or r["variant"] == variant)
+                    and (precision is None or r["precision"] == precision)
+                    and (table is None or r["table"] == table)):
                 return r
         return None
 
-    naive = find("01_naive", None)
-    out = [header(rows), "",
-           "| version | H200 GFLOP/s | H200 % peak | H200 speedup | blog GFLOP/s (3060 Ti) | blog % peak | blog speedup |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for label, chapter, variant, g, p, s in SEED000:
-        r = find(chapter, variant)
-        if r is None or naive is None:
-            continue
-        gflops = float(r["tflops"]) * 1e3
-        out.append(f"| {label} | {gflops:.0f} | {float(r['pct_fp32_peak']):.1f}% | "
-                   f"{gflops / (float(naive['tflops']) * 1e3):.1f}x | {g} | {p}% | {s}x |")
-    return "\n".join(out)
+    def default(self, chapter, size, precision=None):
+        return self.get(chapter, size, precision=precision, table="sizes")
 
+    def cublas(self, size, precision):
+        return self.get("cublas", size, precision=precision)
 
-SEED002 = [  # (label, chapter, variant or None for the default, blog ms)
-    ("cuBLAS FP32", "cublas", "fp32", 14.52),
-    ("03 tiling (128x128x16, 8x8/thread, float4)", "03_register_tiling", None, 18.76),
-    ("04 + A transposed in smem", "04_transposed_A", None, 16.44),
-    ("05 + swizzle (no bank conflicts)", "05_swizzle", None, 15.71),
-    ("06 + coalesced C store", "06_coalesced_store", None, 15.52),
-    ("07 + double buffer", "07_double_buffer", None, 14.19),
-    ("cuBLAS TF32", "cublas", "tf32", 8.80),
-]
-ORDER = ["01_naive", "02_smem_tiling", "03_register_tiling", "04_transposed_A", "05_swizzle",
-         "06_coalesced_store", "07_double_buffer", "08_wmma_tensorcore"]
-
-
-def cublas_ms(rows, prec):
-    ms = [float(r["median_ms"]) for r in rows if r["chapter"] == "cublas" and r["precision"] == prec]
-    return statistics.median(ms) if ms else None
-
-
-def first(rows, chapter, variant=None, precision=None):
-    for r in rows:
-        if r["chapter"] == chapter and (variant is None or r["variant"] == variant) and \
-                (precision is None or r["precision"] == precision):
-            return r
-    return None
+    def sizes(self):
+        return sorted({int(r["M"]) for r in self.rows if r["table"] == "sizes"})
 
 
 def readme(d):
-    def rows_of(name):
-        path = os.path.join(d, name)
-        return load(path) if os.path.exists(path) else []
-
-    bench = {n: rows_of(f"bench_{n}.csv") for n in (2048, 4096, 8192)}
-    var = {n: rows_of(f"variants_{n}.csv") for n in (2048, 4096, 8192)}
-    b4 = bench[4096]
+    run = Run(load(os.path.join(d, "bench.csv")))
+    rows = run.rows
     out = ["# Results", "",
-           "Generated by `python3 scripts/summarize.py --readme " + d + "` from the CSV files beside it;",
-           "do not edit by hand. How the files were produced: see the end of this page.", "",
-           "Machine: " + header(b4), ""]
+           f"Generated by `scripts/bench.sh` (through `python3 scripts/summarize.py --readme {d}`)",
+           "from the files in that folder; do not edit by hand. Every CSV row carries the command and",
+           "the date it came from; `bench.log` is the run's output.", "",
+           "Machine: " + header(rows) + ".", ""]
+    mpath = os.path.join(d, "machine.csv")
+    if os.path.exists(mpath):
+        m = load(mpath)
+        out += ["SM clock and power around the run (nvidia-smi):", "",
+                "| when | " + " | ".join(k for k in m[0] if k != "when") + " |",
+                "| --- | " + " | ".join("---" for k in m[0] if k != "when") + " |"]
+        out += ["| " + r["when"] + " | " + " | ".join(v for k, v in r.items() if k != "when") + " |"
+                for r in m]
+        clocks = [int(r[k]) for r in rows for k in ("sm_clock_before_mhz", "sm_clock_after_mhz")
+                  if int(r[k]) > 0]
+        if clocks:
+            out += ["", f"SM clock read through NVML before and after every timed kernel: "
+                        f"{min(clocks)} to {max(clocks)} MHz.", ""]
 
-    out += ["## Every chapter at 4096 (FP32 chapters against cuBLAS FP32, 08 against cuBLAS in its precision)", "",
-            "| chapter | variant | ms | TFLOP/s | % of FP32 peak | x cuBLAS (same run) | x previous chapter |",
+    # Headline: every chapter at 4096.
+    n = 4096
+    out += [f"## Every chapter at {n}^3", "",
+            "FP32 chapters against cuBLAS FP32, 08 against cuBLAS in its own precision, all from "
+            "the same process; median of the timed launches, L2 flushed before each.", "",
+            "| chapter | variant | ms | TFLOP/s | % of FP32 peak | x cuBLAS | x previous chapter |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     prev = None
     for ch in ORDER:
-        r = first(b4, ch)
-        if not r:
-            continue
-        step = f"{float(prev['median_ms']) / float(r['median_ms']):.2f}x" if prev else ""
-        pct = f"{float(r['pct_fp32_peak']):.1f}%" if r["precision"] == "fp32" else "(not FP32)"
-        out.append(f"| {ch} | {r['variant']} ({r['precision']}) | {float(r['median_ms']):.3f} | "
-                   f"{float(r['tflops']):.2f} | {pct} | "
-                   f"{float(r['ratio_to_cublas']):.3f} | {step} |")
-        prev = r
-    h = first(var[4096], "08_wmma_tensorcore", precision="fp16")
-    if h:
-        out.append(f"| 08_wmma_tensorcore | {h['variant']} (fp16) | {float(h['median_ms']):.3f} | "
-                   f"{float(h['tflops']):.2f} | | {float(h['ratio_to_cublas']):.3f} | |")
-    for prec in ("fp32", "tf32"):
-        ms = cublas_ms(b4, prec)
-        if ms:
-            out.append(f"| cuBLAS {prec.upper()} | median over the runs | {ms:.3f} | "
-                       f"{2 * 4096 ** 3 / ms / 1e9:.2f} | | 1.000 | |")
-    ms = cublas_ms(var[4096], "fp16")
-    if ms:
-        out.append(f"| cuBLAS FP16 in, FP32 out | median over the runs | {ms:.3f} | "
-                   f"{2 * 4096 ** 3 / ms / 1e9:.2f} | | 1.000 | |")
+        for prec in (("tf32", "fp16") if ch == "08_wmma_tensorcore" else ("fp32",)):
+            r = run.default(ch, n, prec)
+            if not r:
+                continue
+            step = f"{f(prev, 'median_ms') / f(r, 'median_ms'):.2f}x" if prev and prec != "fp16" else ""
+            pct = f"{f(r, 'pct_fp32_peak'):.1f}%" if prec == "fp32" else "(not FP32)"
+            out.append(f"| {ch} | {r['variant']} ({prec}) | {f(r, 'median_ms'):.3f} | "
+                       f"{f(r, 'tflops'):.2f} | {pct} | {f(r, 'ratio_to_cublas'):.3f} | {step} |")
+            if prec != "fp16":
+                prev = r
+    for prec, label in (("fp32", "cuBLAS FP32"), ("tf32", "cuBLAS TF32"), ("fp16", "cuBLAS FP16 in, FP32 out")):
+        r = run.cublas(n, prec)
+        if r:
+            out.append(f"| {label} | | {f(r, 'median_ms'):.3f} | {f(r, 'tflops'):.2f} | | 1.000 | |")
 
-    rows2048 = bench[2048] + var[2048]
-    if rows2048:
-        out += ["", "## Seed 000's table (M=N=K=2048) beside the blog's RTX 3060 Ti", "",
-                seed000_table(rows2048).split("\n", 2)[2]]
+    # Seed 000 at 2048.
+    n = 2048
+    naive = run.default("01_naive", n)
+    if naive:
+        out += ["", f"## Seed 000's table ({n}^3) beside the blog's RTX 3060 Ti", "",
+                "| version | H200 GFLOP/s | H200 % of peak | H200 speedup | blog GFLOP/s | blog % of peak | blog speedup |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for label, ch, var, g, p, s in SEED000:
+            r = run.get(ch, n, variant=var) if var else run.default(ch, n)
+            if r:
+                out.append(f"| {label} | {f(r, 'tflops') * 1e3:.0f} | {f(r, 'pct_fp32_peak'):.1f}% | "
+                           f"{f(naive, 'median_ms') / f(r, 'median_ms'):.1f}x | {g} | {p}% | {s}x |")
 
-    if b4:
-        fp32 = cublas_ms(b4, "fp32")
-        out += ["", "## Seed 002's table (M=N=K=4096) beside the blog's RTX 5060 Laptop", "",
-                "Ratios are cuBLAS FP32 time / kernel time from the same process (the blog's are computed "
-                "the same way from its table: its cuBLAS FP32 took 14.52 ms). The blog timed a mean; we "
-                "take a median.", "",
+    # Seed 002 at 4096.
+    n = 4096
+    base = run.cublas(n, "fp32")
+    if base:
+        out += ["", f"## Seed 002's table ({n}^3) beside the blog's RTX 5060 Laptop", "",
+                "Ratio = cuBLAS FP32 time / time: from the same process here, from the blog's own table "
+                f"there (its cuBLAS FP32 took {SEED002_CUBLAS_MS} ms; it timed a mean, we a median).", "",
                 "| kernel | H200 ms | H200 x cuBLAS FP32 | blog ms | blog x cuBLAS FP32 |",
                 "| --- | ---: | ---: | ---: | ---: |"]
-        for label, ch, v, blog in SEED002:
-            if ch == "cublas":
-                ms = cublas_ms(b4, v)
-            else:
-                r = first(b4, ch)
-                ms = float(r["median_ms"]) if r else None
-            if ms:
-                out.append(f"| {label} | {ms:.3f} | {fp32 / ms:.3f} | {blog:.2f} | {14.52 / blog:.3f} |")
+        extra = [("01 naive", "01_naive", None), ("02 smem tiling (32x32)", "02_smem_tiling", None)]
+        for label, what, blog in extra + SEED002 + [("08 WMMA TF32", "08_wmma_tensorcore", None)]:
+            r = run.cublas(n, what) if what in ("fp32", "tf32") else run.default(what, n, None if what != "08_wmma_tensorcore" else "tf32")
+            if r:
+                b = f"{blog:.2f} | {SEED002_CUBLAS_MS / blog:.3f}" if blog else "- | -"
+                out.append(f"| {label} | {f(r, 'median_ms'):.3f} | {f(base, 'median_ms') / f(r, 'median_ms'):.3f} | {b} |")
 
-    sweep = [r for n in (2048, 4096) for r in var[n] if r["chapter"] == "02_smem_tiling"]
+    # 02's sweep.
+    sweep = [(n, r) for n in (2048, 4096) for r in rows if r["chapter"] == "02_smem_tiling" and int(r["M"]) == n]
     if sweep:
         out += ["", "## 02's TILE sweep (seed 001's 8/16/32)", "",
-                "| size | TILE | ms | TFLOP/s | x 01_naive | x cuBLAS FP32 |", "| ---: | --- | ---: | ---: | ---: | ---: |"]
-        for r in sweep:
-            n = int(r["M"])
-            naive = first(bench[n], "01_naive")
-            speed = f"{float(naive['median_ms']) / float(r['median_ms']):.2f}x" if naive else ""
-            out.append(f"| {n} | {r['variant']} | {float(r['median_ms']):.3f} | {float(r['tflops']):.2f} | "
-                       f"{speed} | {float(r['ratio_to_cublas']):.3f} |")
+                "| size | TILE | ms | TFLOP/s | x 01_naive | x cuBLAS FP32 |",
+                "| ---: | --- | ---: | ---: | ---: | ---: |"]
+        for n, r in sweep:
+            nv = run.default("01_naive", n)
+            out.append(f"| {n} | {r['variant']} | {f(r, 'median_ms'):.3f} | {f(r, 'tflops'):.2f} | "
+                       f"{f(nv, 'median_ms') / f(r, 'median_ms'):.2f}x | {f(r, 'ratio_to_cublas'):.3f} |")
 
-    sizes = [n for n in (2048, 4096, 8192) if bench[n]]
-    if sizes:
-        out += ["", "## Sizes: ratio to cuBLAS (same precision) per chapter", "",
-                "| chapter | " + " | ".join(str(n) for n in sizes) + " |",
-                "| --- | " + " | ".join("---:" for _ in sizes) + " |"]
-        for ch in ORDER:
+    # Sizes.
+    sizes = run.sizes()
+    out += ["", "## TFLOP/s and ratio to cuBLAS by size", "",
+            "| kernel | " + " | ".join(str(s) for s in sizes) + " |",
+            "| --- | " + " | ".join("---:" for _ in sizes) + " |"]
+    for ch in ORDER:
+        for prec in (("tf32", "fp16") if ch == "08_wmma_tensorcore" else ("fp32",)):
             cells = []
-            for n in sizes:
-                r = first(bench[n], ch)
-                cells.append(f"{float(r['ratio_to_cublas']):.3f} ({float(r['tflops']):.1f} TFLOP/s)" if r else "")
-            out.append(f"| {ch} | " + " | ".join(cells) + " |")
+            for s in sizes:
+                r = run.default(ch, s, prec)
+                cells.append(f"{f(r, 'tflops'):.1f} ({f(r, 'ratio_to_cublas'):.2f}x)" if r else "")
+            out.append(f"| {ch}{' ' + prec if ch.startswith('08') else ''} | " + " | ".join(cells) + " |")
+    for prec in ("fp32", "tf32", "fp16"):
+        cells = [f"{f(run.cublas(s, prec), 'tflops'):.1f}" if run.cublas(s, prec) else "" for s in sizes]
+        out.append(f"| cuBLAS {prec.upper()} | " + " | ".join(cells) + " |")
 
-    tuning = [r for r in var[4096] if r["chapter"] in ("03_register_tiling", "04_transposed_A", "05_swizzle",
-                                                       "06_coalesced_store", "07_double_buffer", "08_wmma_tensorcore")]
-    if tuning:
-        out += ["", "## Every variant at 4096 (`--variant all`)", "",
+    # Variants.
+    var = [r for r in rows if r["table"] == "variants" or (r["table"] == "sizes" and int(r["M"]) == 4096
+                                                           and r["chapter"] not in ("01_naive", "02_smem_tiling"))]
+    var = [r for r in var if int(r["M"]) == 4096 and r["chapter"] not in ("02_smem_tiling",)]
+    if var:
+        out += ["", "## Every tile configuration at 4096 (`--variant all`)", "",
                 "| chapter | variant | precision | ms | TFLOP/s | x cuBLAS | registers | smem B | occupancy |",
                 "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for r in tuning:
-            out.append(f"| {r['chapter']} | {r['variant']} | {r['precision']} | {float(r['median_ms']):.3f} | "
-                       f"{float(r['tflops']):.2f} | {float(r['ratio_to_cublas']):.3f} | {r['registers']} | "
-                       f"{r['smem_bytes']} | {float(r['occupancy']) * 100:.0f}% |")
+        for ch in ORDER:
+            for r in var:
+                if r["chapter"] == ch:
+                    out.append(f"| {ch} | {r['variant']} | {r['precision']} | {f(r, 'median_ms'):.3f} | "
+                               f"{f(r, 'tflops'):.2f} | {f(r, 'ratio_to_cublas'):.3f} | {r['registers']} | "
+                               f"{r['smem_bytes']} | {f(r, 'occupancy') * 100:.0f}% |")
+
+    # Ceilings.
+    out += ["", "## Measured ceilings", "",
+            "| ceiling | value |", "| --- | ---: |",
+            f"| FP32 peak (SMs x 128 lanes x 2 x max clock) | {f(rows[0], 'fp32_peak_tflops'):.1f} TFLOP/s |"]
+    for prec in ("fp32", "tf32", "fp16"):
+        best = max((f(r, "tflops") for r in rows if r["chapter"] == "cublas" and r["precision"] == prec),
+                   default=None)
+        if best:
+            out.append(f"| cuBLAS {prec.upper()}, best size | {best:.1f} TFLOP/s |")
+    for r in rows:
+        if r["chapter"] == "ceiling":
+            out.append(f"| device-to-device copy (bytes read + written) | {f(r, 'tflops'):.2f} TB/s |")
 
     ncu = os.path.join(d, "ncu_4096.md")
     if os.path.exists(ncu):
-        out += ["", "## Nsight Compute evidence at 4096 (one launch per kernel, clocks not locked)", "",
+        out += ["", "## Nsight Compute evidence at 4096 (`scripts/profile.sh`; one launch each, clocks not locked)", "",
                 open(ncu).read().strip()]
-
-    out += ["", "## Where these files came from", "",
-            "Each CSV row carries the exact command and date. The files of this folder:", "",
-            "- `bench_<N>.csv`: `scripts/bench.sh <N>` (every chapter's default at N^3).",
-            "- `variants_<N>.csv`: `build/<chapter>/<chapter> --size <N> --variant all --csv ...`.",
-            "- `ncu_4096.csv`/`.md`: `scripts/profile.sh 4096 <chapter[:variant]> ...`.",
-            "- `sanitizer.log`: `compute-sanitizer --tool memcheck|racecheck|synccheck build/<chapter>/<chapter> "
-            "--m 67 --n 72 --k 40 --reps 1 --warmup 0 --no-cublas --variant all` for 05-08.",
-            "- `sass_summary.txt`: instruction counts per kernel from `cuobjdump -sass`.",
-            "- `ctest.log`: the full test suite on the same machine; `machine.txt`: clocks and versions."]
+    pngs = [p for p in ("tflops_4096.png", "tflops_vs_size.png", "roofline.png") if os.path.exists(os.path.join(d, p))]
+    if pngs:
+        rel = os.path.basename(os.path.normpath(d))
+        out += ["", "## Plots", ""] + [f"![{p}]({rel}/{p})" for p in pngs]
+    out += ["", "## The files", "",
+            "- `bench.csv`, `bench.log`: `gemm_bench` (every chapter, cuBLAS, the sweeps, the copy).",
+            "- `machine.csv`: nvidia-smi before and after; `sass_summary.txt`: instruction counts from `cuobjdump -sass`.",
+            "- `ncu_4096.csv`, `ncu_4096.md`: `scripts/profile.sh 4096` over every chapter.",
+            "- `checks/`: the test suite and compute-sanitizer logs of the same code (not part of `bench.sh`)."]
     return "\n".join(out) + "\n"
 
 
 def main(argv):
     if len(argv) == 3 and argv[1] == "--readme":
         print(readme(argv[2]), end="")
-    elif len(argv) == 3 and argv[1] == "--seed000":
-        print(seed000_table(load(argv[2])))
     elif len(argv) == 2:
         print(chapter_table(load(argv[1])))
     else:

@@ -71,9 +71,19 @@ TEST_CASE("malformed flags give one clear sentence", "[options]") {
   CHECK(error_of({"--variant="}) == "--variant needs a name");
 }
 
+TEST_CASE("--sizes takes a comma-separated list of positive sizes", "[options]") {
+  CHECK(parse({"--sizes", "256,512,1000"}).sizes == std::vector<int>{256, 512, 1000});
+  CHECK(parse({"--sizes=64"}).sizes == std::vector<int>{64});
+  CHECK(parse({}).sizes.empty());
+  CHECK(error_of({"--sizes", "256,,512"}) == "--sizes expects an integer; got ''");
+  CHECK(error_of({"--sizes", "256,0"}) == "--sizes must be between 1 and 2147483647; got 0");
+  CHECK(error_of({"--sizes", "256,x"}) == "--sizes expects an integer; got 'x'");
+}
+
 TEST_CASE("the usage line names every flag", "[options]") {
   const std::string u = gemm::usage("01_naive");
-  for (const char* flag : {"--size", "--m", "--n", "--k", "--alpha", "--beta", "--variant",
-                           "--reps", "--warmup", "--seed", "--no-check", "--no-cublas", "--csv"})
+  for (const char* flag :
+       {"--size", "--sizes", "--m", "--n", "--k", "--alpha", "--beta", "--variant", "--reps",
+        "--warmup", "--seed", "--no-check", "--no-cublas", "--csv"})
     CHECK(u.find(flag) != std::string::npos);
 }
