@@ -24,7 +24,8 @@ smi() { nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,power.draw,tem
           --format=csv,noheader,nounits | head -n 1; }
 echo "when,sm_clock_mhz,max_sm_clock_mhz,mem_clock_mhz,power_w,temperature_c,driver" > "$out/machine.csv"
 echo "before,$(smi | tr -d ' ')" >> "$out/machine.csv"
-rm -f "$out/bench.csv"
+# The previous run stays beside the new one: results/README.md compares the two.
+[ -f "$out/bench.csv" ] && mv "$out/bench.csv" "$out/previous_bench.csv"
 echo "== gemm_bench --sizes $sizes -> $out/bench.csv"
 "$build/bench/gemm_bench" --sizes "$sizes" --csv "$out/bench.csv" 2>&1 | tee "$out/bench.log"
 echo "after,$(smi | tr -d ' ')" >> "$out/machine.csv"

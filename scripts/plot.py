@@ -82,7 +82,7 @@ def by_size(rows, d, gpu):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks(sizes)
-    ax.set_xticklabels([str(s) for s in sizes], fontsize=8)
+    ax.set_xticklabels([str(s) for s in sizes], fontsize=7, rotation=60)
     ax.set_xlabel("M = N = K")
     ax.set_ylabel("TFLOP/s (log scale)")
     ax.set_title(f"TFLOP/s against size on the {gpu}")

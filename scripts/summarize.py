@@ -84,6 +84,25 @@ class Run:
         return sorted({int(r["M"]) for r in self.rows if r["table"] == "sizes"})
 
 
+def compare(old, new):
+    """How far the median times of two runs of the command are apart, kernel by kernel."""
+    key = lambda r: (r["chapter"], r["variant"], r["M"], r["table"])
+    before = {key(r): r for r in old}
+    devs = sorted(((f(r, "median_ms") / f(before[key(r)], "median_ms") - 1.0, key(r))
+                   for r in new if key(r) in before), key=lambda x: -abs(x[0]))
+    if not devs:
+        return "The previous run in this folder has no rows in common with this one."
+    big = [d for d in devs if int(d[1][2]) >= 1024]
+    text = (f"Against the previous run of the command kept beside it (`previous_bench.csv`, "
+            f"{old[0]['date']}), over {len(devs)} common rows the median time moved by "
+            f"{100 * statistics.median(abs(d) for d, _ in devs):.2f}% (median of |change|), "
+            f"{100 * statistics.median(abs(d) for d, _ in big):.2f}% at sizes of 1024 and up. "
+            f"The largest changes:")
+    rows = ["", "| kernel | variant | size | change of median time |", "| --- | --- | ---: | ---: |"]
+    rows += [f"| {k[0]} | {k[1]} | {k[2]} | {100 * d:+.2f}% |" for d, k in devs[:5]]
+    return text + "\n" + "\n".join(rows)
+
+
 def readme(d):
     run = Run(load(os.path.join(d, "bench.csv")))
     rows = run.rows
@@ -214,6 +233,10 @@ def readme(d):
         if r["chapter"] == "ceiling":
             out.append(f"| device-to-device copy (bytes read + written) | {f(r, 'tflops'):.2f} TB/s |")
 
+    prev = os.path.join(d, "previous_bench.csv")
+    if os.path.exists(prev):
+        out += ["", "## Run to run", "", compare(load(prev), rows)]
+
     ncu = os.path.join(d, "ncu_4096.md")
     if os.path.exists(ncu):
         out += ["", "## Nsight Compute evidence at 4096 (`scripts/profile.sh`; one launch each, clocks not locked)", "",
@@ -225,6 +248,7 @@ def readme(d):
     out += ["", "## The files", "",
             "- `bench.csv`, `bench.log`: `gemm_bench` (every chapter, cuBLAS, the sweeps, the copy).",
             "- `machine.csv`: nvidia-smi before and after; `sass_summary.txt`: instruction counts from `cuobjdump -sass`.",
+            "- `previous_bench.csv`: the run before this one, for the run-to-run comparison.",
             "- `ncu_4096.csv`, `ncu_4096.md`: `scripts/profile.sh 4096` over every chapter.",
             "- `checks/`: the test suite and compute-sanitizer logs of the same code (not part of `bench.sh`)."]
     return "\n".join(out) + "\n"
