@@ -116,14 +116,18 @@ def roofline(rows, d, gpu):
             ax.plot(xs, [min(bw * x / 1e12, t) for x in xs], color=COLORS[prec], linestyle="--",
                     linewidth=1, label=f"cuBLAS {prec.upper()} at 4096: {t:.0f} TFLOP/s")
     flops = 2.0 * 4096 ** 3
+    placed = 0
     for label, prec, r in kernels(rows, 4096):
         ch = r["chapter"]
         if ch not in dram or (ch.startswith("08") and prec != "tf32"):
             continue
         x = flops / dram[ch]
         ax.scatter([x], [float(r["tflops"])], color=COLORS[prec], zorder=3)
-        ax.annotate(label, (x, float(r["tflops"])), fontsize=7, xytext=(4, -10),
-                    textcoords="offset points")
+        # 03-07 sit close together: alternate the labels left and right of their points.
+        ax.annotate(label, (x, float(r["tflops"])), fontsize=7, textcoords="offset points",
+                    xytext=(6, -3) if placed % 2 == 0 else (-6, -3),
+                    ha="left" if placed % 2 == 0 else "right")
+        placed += 1
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity at 4096: FLOP per DRAM byte (Nsight Compute)")
