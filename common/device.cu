@@ -5,9 +5,7 @@
 
 #include <dlfcn.h>
 
-#include <cctype>
 #include <cstdio>
-#include <sstream>
 
 namespace gemm {
 
@@ -66,19 +64,6 @@ int current_sm_clock_mhz() {
   constexpr int kNvmlClockSm = 1;
   if (by_bus(bus_id, &handle) != 0 || clock(handle, kNvmlClockSm, &mhz) != 0) return -1;
   return static_cast<int>(mhz);
-}
-
-std::string slug(const std::string& name) {
-  std::string s;
-  for (char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c)))
-      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else if (!s.empty() && s.back() != '-')
-      s += '-';
-  }
-  while (!s.empty() && s.back() == '-')
-    s.pop_back();
-  return s.empty() ? "unknown-gpu" : s;
 }
 
 std::string version_string(int v) {

@@ -28,9 +28,6 @@ struct NoGpu : std::exception {
   const char* what() const noexcept override { return "no CUDA-capable GPU found"; }
 };
 
-// "NVIDIA H200" -> "nvidia-h200", for results/<gpu>/.
-std::string slug(const std::string& name);
-
 // The current SM clock of this device in MHz from NVML (loaded at run time, so nothing links
 // against the driver's libnvidia-ml); -1 where NVML is not available.
 int current_sm_clock_mhz();

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace gemm {
 
@@ -22,7 +23,6 @@ KernelResources kernel_resources(const KernelInfo& k) {
   r.registers = attr.numRegs;
   r.static_smem = attr.sharedSizeBytes;
   r.dynamic_smem = k.dynamic_smem;
-  r.local_bytes = attr.localSizeBytes;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.blocks_per_sm, k.func, k.threads,
                                                            k.dynamic_smem));
   int device = 0, max_threads = 0;
@@ -52,6 +52,17 @@ std::string program_name(const char* argv0) {
   std::string s = argv0 ? argv0 : "gemm";
   const auto slash = s.find_last_of('/');
   return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
+// Parses the flags; on a malformed one prints the sentence and the usage line, returns false.
+bool parse_or_explain(int argc, char** argv, const std::string& prog, Options& o) {
+  try {
+    o = parse_options(argc, argv);
+    return true;
+  } catch (const UsageError& e) {
+    std::cerr << prog << ": " << e.what() << "\n" << usage(prog) << "\n";
+    return false;
+  }
 }
 
 // Runs `launch` once on a reset C and compares C with the FP64 reference; then times it.
@@ -183,14 +194,15 @@ std::vector<Shape> shapes_of(const Options& o) {
   return s;
 }
 
-// One sentence and an exit code for shapes no kernel can run; 0 when the shapes are fine.
-int refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes) {
+// The exit code for shapes there is nothing to run for (0: nothing to do, 2: too large for
+// 32-bit indexing), after one sentence; nothing when every shape can run.
+std::optional<int> refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes) {
   for (const Shape& s : shapes) {
     if (s.m == 0 || s.n == 0 || s.k == 0) {
       std::cout << prog << ": nothing to do: M=" << s.m << " N=" << s.n << " K=" << s.k
                 << (s.k == 0 && s.m && s.n ? " (K=0 only scales C by beta)" : "")
                 << "; no GEMM to check or time.\n";
-      return -1;
+      return 0;
     }
     const long long mk = 1LL * s.m * s.k, kn = 1LL * s.k * s.n, mn = 1LL * s.m * s.n;
     if (mk > INT_MAX || kn > INT_MAX || mn > INT_MAX) {
@@ -200,7 +212,7 @@ int refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes) {
       return 2;
     }
   }
-  return 0;
+  return std::nullopt;
 }
 
 // Says so and returns false when the largest problem does not fit in the GPU's free memory.
@@ -230,12 +242,7 @@ struct StreamGuard {
 int run(int argc, char** argv, const std::string& chapter, const std::vector<Variant>& variants) {
   const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
   Options o;
-  try {
-    o = parse_options(argc, argv);
-  } catch (const UsageError& e) {
-    std::cerr << prog << ": " << e.what() << "\n" << usage(prog) << "\n";
-    return 2;
-  }
+  if (!parse_or_explain(argc, argv, prog, o)) return 2;
   std::string names;
   for (const Variant& v : variants)
     names += (names.empty() ? "" : ", ") + v.name;
@@ -255,7 +262,7 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
     return 2;
   }
   const std::vector<Shape> shapes = shapes_of(o);
-  if (const int code = refuse_shapes(prog, shapes)) return code < 0 ? 0 : code;
+  if (const auto code = refuse_shapes(prog, shapes)) return *code;
 
   const DeviceInfo dev = query_device();
   bool fp16 = false;
@@ -303,12 +310,7 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
 int run_all_chapters(int argc, char** argv, const std::vector<Chapter>& chapters) {
   const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
   Options o;
-  try {
-    o = parse_options(argc, argv);
-  } catch (const UsageError& e) {
-    std::cerr << prog << ": " << e.what() << "\n" << usage(prog) << "\n";
-    return 2;
-  }
+  if (!parse_or_explain(argc, argv, prog, o)) return 2;
   if (o.help) {
     std::cout << usage(prog)
               << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, then "
@@ -318,7 +320,7 @@ int run_all_chapters(int argc, char** argv, const std::vector<Chapter>& chapters
   }
   if (o.sizes.empty()) o.sizes = {256, 512, 1000, 1024, 2048, 3000, 4096, 5000, 8192};
   std::vector<Shape> shapes = shapes_of(o);
-  if (const int code = refuse_shapes(prog, shapes)) return code < 0 ? 0 : code;
+  if (const auto code = refuse_shapes(prog, shapes)) return *code;
   const DeviceInfo dev = query_device();
   if (!fits(prog, shapes, true, o.check, dev)) return 1;
   std::cout << describe(dev) << "\n";

@@ -45,7 +45,7 @@ struct Variant {
 
 struct KernelResources {
   int registers = 0;
-  std::size_t static_smem = 0, dynamic_smem = 0, local_bytes = 0;
+  std::size_t static_smem = 0, dynamic_smem = 0;
   int blocks_per_sm = 0;
   double occupancy = 0.0;  // resident warps / max warps per SM
 };
