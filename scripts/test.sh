@@ -25,6 +25,8 @@ if ! have_catch2; then
   fi
 fi
 
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${CUDA_ARCHS:+-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS"}
+# GEMM_BUILD_TESTS=ON: the folder may come from scripts/bench.sh, which leaves the tests out.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGEMM_BUILD_TESTS=ON \
+      ${CUDA_ARCHS:+-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS"}
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure

@@ -71,7 +71,7 @@ TEST_CASE("malformed flags give one clear sentence", "[options]") {
   CHECK(error_of({"--variant="}) == "--variant needs a name");
 }
 
-TEST_CASE("--sizes takes a comma-separated list of positive sizes", "[options]") {
+TEST_CASE("the --sizes flag takes a comma-separated list of positive sizes", "[options]") {
   CHECK(parse({"--sizes", "256,512,1000"}).sizes == std::vector<int>{256, 512, 1000});
   CHECK(parse({"--sizes=64"}).sizes == std::vector<int>{64});
   CHECK(parse({}).sizes.empty());

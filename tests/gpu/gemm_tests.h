@@ -1,4 +1,4 @@
-// The checks every chapter's GPU tests run: the shape and alpha/beta matrix of DESIGN.md against
+// The checks every chapter's GPU tests run: the shape and alpha/beta matrix against
 // the FP64 reference with NaN-poisoned C, rejected arguments, NaN/Inf propagation, and a checker
 // that must catch one corrupted element.
 #pragma once
@@ -40,17 +40,17 @@ void check_corruption_is_caught(const Launcher& l);
 
 }  // namespace gemm_tests
 
-// The four test cases every entry point gets, tagged with its chapter.
-#define GEMM_CHAPTER_TESTS(TAG, ...)                                                       \
-  TEST_CASE(TAG " matches the FP64 reference over the shape and alpha/beta matrix", TAG) { \
-    gemm_tests::check_shape_matrix(gemm_tests::Launcher{__VA_ARGS__});                     \
-  }                                                                                        \
-  TEST_CASE(TAG " rejects impossible arguments without launching", TAG) {                  \
-    gemm_tests::check_rejected_arguments(gemm_tests::Launcher{__VA_ARGS__});               \
-  }                                                                                        \
-  TEST_CASE(TAG " propagates NaN and Inf from A", TAG) {                                   \
-    gemm_tests::check_nonfinite_propagation(gemm_tests::Launcher{__VA_ARGS__});            \
-  }                                                                                        \
-  TEST_CASE(TAG " result with one corrupted element fails the check", TAG) {               \
-    gemm_tests::check_corruption_is_caught(gemm_tests::Launcher{__VA_ARGS__});             \
+// The four test cases every entry point gets, named after it and tagged with its chapter.
+#define GEMM_CHAPTER_TESTS(TAG, NAME, ...)                                                   \
+  TEST_CASE(NAME ": matches the FP64 reference over the shape and alpha/beta matrix", TAG) { \
+    gemm_tests::check_shape_matrix(gemm_tests::Launcher{NAME, __VA_ARGS__});                 \
+  }                                                                                          \
+  TEST_CASE(NAME ": rejects impossible arguments without launching", TAG) {                  \
+    gemm_tests::check_rejected_arguments(gemm_tests::Launcher{NAME, __VA_ARGS__});           \
+  }                                                                                          \
+  TEST_CASE(NAME ": propagates NaN and Inf from A", TAG) {                                   \
+    gemm_tests::check_nonfinite_propagation(gemm_tests::Launcher{NAME, __VA_ARGS__});        \
+  }                                                                                          \
+  TEST_CASE(NAME ": a result with one corrupted element fails the check", TAG) {             \
+    gemm_tests::check_corruption_is_caught(gemm_tests::Launcher{NAME, __VA_ARGS__});         \
   }
