@@ -1,22 +1,21 @@
 // Driver for 03_register_tiling: seed 002's 128x128x16 (default) and seed 000's two
 // configurations, 64x64x8 with 4x4 per thread and 128x128x8 with 8x8 per thread (--variant all).
-#include "harness.h"
+#include "variants.h"
 
 #include "kernel.cu"
 
 namespace ch03 {
 // The first variant is the one ch03::sgemm runs; --variant all runs every one.
 inline std::vector<gemm::Variant> variants() {
-  return {{"128x128x16_8x8", sgemm_launch<128, 128, 16, 8, 8>,
-           gemm::kernel_info(sgemm_kernel<128, 128, 16, 8, 8>, 256)},
-          {"64x64x8_4x4", sgemm_launch<64, 64, 8, 4, 4>,
-           gemm::kernel_info(sgemm_kernel<64, 64, 8, 4, 4>, 256)},
-          {"128x128x8_8x8", sgemm_launch<128, 128, 8, 8, 8>,
-           gemm::kernel_info(sgemm_kernel<128, 128, 8, 8, 8>, 256)}};
+  return {
+      GEMM_THREAD_TILE(128, 128, 16, 8, 8),
+      GEMM_THREAD_TILE(64, 64, 8, 4, 4),
+      GEMM_THREAD_TILE(128, 128, 8, 8, 8),
+  };
 }
 }  // namespace ch03
 
-#ifndef GEMM_ALL_CHAPTERS  // bench/main.cu compiles every chapter into one program
+#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
 int main(int argc, char** argv) {
   return gemm::run_chapter(argc, argv, "03_register_tiling", ch03::variants());
 }

@@ -6,17 +6,6 @@
 
 namespace gemm {
 
-std::string to_string(Precision p) {
-  switch (p) {
-    case Precision::FP32:
-      return "fp32";
-    case Precision::TF32:
-      return "tf32";
-    case Precision::FP16:
-      return "fp16";
-  }
-  return "?";
-}
 
 Tolerance tolerance_for(Precision p, int K, double ref_rms) {
   const double u_acc = std::ldexp(1.0, -24);

@@ -25,7 +25,6 @@ DeviceInfo query_device() {
   d.minor = prop.minor;
   d.sms = prop.multiProcessorCount;
   d.l2_bytes = prop.l2CacheSize;
-  d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
   // CUDA 13 removed cudaDeviceProp::clockRate; the attribute still gives the max SM clock.
   CUDA_CHECK(cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, d.ordinal));
   CUDA_CHECK(cudaMemGetInfo(&d.free_mem, &d.total_mem));

@@ -14,7 +14,6 @@ struct DeviceInfo {
   int sms = 0;
   int clock_khz = 0;  // the SM clock the peak uses: cudaDevAttrClockRate (max boost)
   int l2_bytes = 0;
-  int max_threads_per_sm = 0;
   std::size_t total_mem = 0, free_mem = 0;
   int driver_version = 0, runtime_version = 0, cublas_version = 0;
   int fp32_lanes = 0;

@@ -41,30 +41,6 @@ std::string now_utc() {
   return text;
 }
 
-std::string command_line(int argc, char** argv) {
-  std::string s;
-  for (int i = 0; i < argc; ++i)
-    s += (i ? " " : "") + std::string(argv[i]);
-  return s;
-}
-
-std::string program_name(const char* argv0) {
-  std::string s = argv0 ? argv0 : "gemm";
-  const auto slash = s.find_last_of('/');
-  return slash == std::string::npos ? s : s.substr(slash + 1);
-}
-
-// Parses the flags; on a malformed one prints the sentence and the usage line, returns false.
-bool parse_or_explain(int argc, char** argv, const std::string& prog, Options& o) {
-  try {
-    o = parse_options(argc, argv);
-    return true;
-  } catch (const UsageError& e) {
-    std::cerr << prog << ": " << e.what() << "\n" << usage(prog) << "\n";
-    return false;
-  }
-}
-
 // Runs `launch` once on a reset C and compares C with the FP64 reference; then times it.
 void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_t stream,
                     const std::function<cudaError_t()>& launch) {
@@ -98,14 +74,6 @@ Measurement base(const std::string& chapter, const std::string& variant, Precisi
   return m;
 }
 
-// cuBLAS's median time for the same precision and shape, 0 if it was not measured.
-double cublas_ms(const std::vector<Measurement>& rows, const Measurement& r) {
-  for (const Measurement& c : rows)
-    if (c.is_cublas && c.precision == r.precision && c.M == r.M && c.N == r.N && c.K == r.K)
-      return c.time.median_ms;
-  return 0.0;
-}
-
 void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
   std::printf("%-26s %-5s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
               "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak", "x_cuBLAS",
@@ -127,118 +95,6 @@ void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
   }
 }
 
-void append_csv(const std::string& path, const std::vector<Measurement>& rows, const DeviceInfo& d,
-                const std::string& cmd) {
-  std::ifstream probe(path);
-  const bool fresh = !probe.good() || probe.peek() == std::ifstream::traits_type::eof();
-  probe.close();
-  std::ofstream out(path, std::ios::app);
-  if (!out) throw std::runtime_error("cannot write the CSV file '" + path + "'");
-  if (fresh)
-    out << "chapter,variant,precision,M,N,K,alpha,beta,check,max_abs_err,max_rel_err,err_over_tol,"
-           "median_ms,min_ms,max_ms,reps,tflops,pct_fp32_peak,cublas_ms,ratio_to_cublas,registers,"
-           "smem_bytes,blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,"
-           "runtime,cublas,date,table,sm_clock_before_mhz,sm_clock_after_mhz,command\n";
-  for (const Measurement& r : rows) {
-    const double ref = cublas_ms(rows, r);
-    char line[1024];
-    std::snprintf(
-        line, sizeof line,
-        "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
-        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,",
-        r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
-        to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
-        r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
-        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.reps, r.tflops(),
-        100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ref, ref > 0 ? ref / r.time.median_ms : 0.0,
-        r.res.registers, r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm,
-        r.res.occupancy, d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3,
-        d.fp32_peak_flops / 1e12, version_string(d.driver_version).c_str(),
-        version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
-        (d.cublas_version / 100) % 100, d.cublas_version % 100, now_utc().c_str(), r.table.c_str(),
-        r.clock_before_mhz, r.clock_after_mhz);
-    out << line << '"' << cmd << "\"\n";
-  }
-}
-
-// Failed checks are reported with numpy's layout; an FP32 rate above the FP32 peak means the
-// timing is broken (e.g. a launch escaped the events' stream). Returns whether all is well.
-bool report_failures(const std::vector<Measurement>& rows, const DeviceInfo& d) {
-  bool ok = true;
-  for (const Measurement& r : rows) {
-    if (r.checked && !r.cmp.pass) {
-      std::cerr << r.chapter << " " << r.variant << " " << r.M << "x" << r.N << "x" << r.K
-                << ": FAIL against the FP64 reference\n"
-                << report(r.cmp, r.N) << "\n";
-      ok = false;
-    }
-    const double pct = 100.0 * r.tflops() * 1e12 / d.fp32_peak_flops;
-    if (r.precision == Precision::FP32 && pct > 105.0) {
-      std::cerr << r.chapter << " " << r.variant << ": measured " << pct
-                << "% of the FP32 peak, which is impossible: the timing is broken.\n";
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-// The shapes of a run: --sizes, or the single M, N, K.
-struct Shape {
-  int m, n, k;
-};
-std::vector<Shape> shapes_of(const Options& o) {
-  std::vector<Shape> s;
-  for (const int n : o.sizes)
-    s.push_back({n, n, n});
-  if (s.empty()) s.push_back({o.m, o.n, o.k});
-  return s;
-}
-
-// The exit code for shapes there is nothing to run for (0: nothing to do, 2: too large for
-// 32-bit indexing), after one sentence; nothing when every shape can run.
-std::optional<int> refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes) {
-  for (const Shape& s : shapes) {
-    if (s.m == 0 || s.n == 0 || s.k == 0) {
-      std::cout << prog << ": nothing to do: M=" << s.m << " N=" << s.n << " K=" << s.k
-                << (s.k == 0 && s.m && s.n ? " (K=0 only scales C by beta)" : "")
-                << "; no GEMM to check or time.\n";
-      return 0;
-    }
-    const long long mk = 1LL * s.m * s.k, kn = 1LL * s.k * s.n, mn = 1LL * s.m * s.n;
-    if (mk > INT_MAX || kn > INT_MAX || mn > INT_MAX) {
-      std::cerr << prog << ": M=" << s.m << " N=" << s.n << " K=" << s.k
-                << " gives a matrix of more than 2^31-1 elements, which the kernels' 32-bit "
-                   "indexing cannot address.\n";
-      return 2;
-    }
-  }
-  return std::nullopt;
-}
-
-// Says so and returns false when the largest problem does not fit in the GPU's free memory.
-bool fits(const std::string& prog, const std::vector<Shape>& shapes, bool fp16, bool check,
-          const DeviceInfo& dev) {
-  for (const Shape& s : shapes) {
-    const std::size_t need = problem_bytes(s.m, s.n, s.k, fp16, check) + 2 * size_t(dev.l2_bytes);
-    if (need > dev.free_mem) {
-      char text[256];
-      std::snprintf(text, sizeof text,
-                    "%s: M=%d N=%d K=%d needs %.1f GiB of GPU memory; %s has %.1f GiB free.\n",
-                    prog.c_str(), s.m, s.n, s.k, need / 1073741824.0, dev.name.c_str(),
-                    dev.free_mem / 1073741824.0);
-      std::cerr << text;
-      return false;
-    }
-  }
-  return true;
-}
-
-struct StreamGuard {
-  cudaStream_t stream = nullptr;
-  StreamGuard() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
-  ~StreamGuard() { cudaStreamDestroy(stream); }
-};
-
 int run(int argc, char** argv, const std::string& chapter, const std::vector<Variant>& variants) {
   const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
   Options o;
@@ -247,14 +103,17 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   for (const Variant& v : variants)
     names += (names.empty() ? "" : ", ") + v.name;
   if (o.help) {
-    std::cout << usage(prog) << "\n  variants: " << names << " (default " << variants[0].name
-              << ")\n";
+    std::string defaults;
+    for (std::size_t i = 0; i < variants.size(); ++i)
+      if (is_default(variants, i)) defaults += (defaults.empty() ? "" : ", ") + variants[i].name;
+    std::cout << usage(prog) << "\n  variants: " << names << " (default " << defaults << ")\n";
     return 0;
   }
   std::vector<const Variant*> selected;
-  for (const Variant& v : variants)
-    if (o.variant == "all" || v.name == o.variant || (o.variant.empty() && &v == &variants[0]))
-      selected.push_back(&v);
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    if (o.variant == "all" || variants[i].name == o.variant ||
+        (o.variant.empty() && is_default(variants, i)))
+      selected.push_back(&variants[i]);
   if (selected.empty()) {
     std::cerr << prog << ": unknown variant '" << o.variant << "'; this chapter has: " << names
               << ", all\n"
@@ -307,129 +166,149 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   return ok ? 0 : 1;
 }
 
-int run_all_chapters(int argc, char** argv, const std::vector<Chapter>& chapters) {
-  const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
-  Options o;
-  if (!parse_or_explain(argc, argv, prog, o)) return 2;
-  if (o.help) {
-    std::cout << usage(prog)
-              << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, then "
-                 "02's TILE sweep and 03's configurations at 2048, every variant at 4096, and a "
-                 "device-to-device copy; one CSV (--csv).\n";
-    return 0;
-  }
-  if (o.sizes.empty()) o.sizes = {256, 512, 1000, 1024, 2048, 3000, 4096, 5000, 8192};
-  std::vector<Shape> shapes = shapes_of(o);
-  if (const auto code = refuse_shapes(prog, shapes)) return *code;
-  const DeviceInfo dev = query_device();
-  if (!fits(prog, shapes, true, o.check, dev)) return 1;
-  std::cout << describe(dev) << "\n";
+}  // namespace
 
-  // The plan: (table, size, chapter, variant index) in order.
-  struct Job {
-    std::string table;
-    int size;
-    const Chapter* chapter;
-    int variant;
-  };
-  std::vector<Job> jobs;
-  for (const Shape& s : shapes)
-    for (const Chapter& c : chapters)
-      for (int v = 0; v < c.defaults; ++v)
-        jobs.push_back({"sizes", s.m, &c, v});
-  for (const Chapter& c : chapters) {
-    for (int v = c.defaults; v < int(c.variants.size()); ++v)
-      jobs.push_back({"variants", 4096, &c, v});
-    if (c.name == "02_smem_tiling" || c.name == "03_register_tiling")
-      for (int v = c.defaults; v < int(c.variants.size()); ++v)
-        jobs.push_back({"variants", 2048, &c, v});
-  }
-  std::stable_sort(jobs.begin(), jobs.end(),
-                   [](const Job& a, const Job& b) { return a.size < b.size; });
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i)
+    s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
 
-  StreamGuard guard;
-  CUBLAS_CHECK(cublasSetStream(cublas_handle(), guard.stream));
-  std::vector<Measurement> all;
-  std::unique_ptr<Problem> prob;
+std::string program_name(const char* argv0) {
+  std::string s = argv0 ? argv0 : "gemm";
+  const auto slash = s.find_last_of('/');
+  return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
+// Parses the flags; on a malformed one prints the sentence and the usage line, returns false.
+bool parse_or_explain(int argc, char** argv, const std::string& prog, Options& o) {
+  try {
+    o = parse_options(argc, argv);
+    return true;
+  } catch (const UsageError& e) {
+    std::cerr << prog << ": " << e.what() << "\n" << usage(prog) << "\n";
+    return false;
+  }
+}
+
+// cuBLAS's median time for the same precision and shape, 0 if it was not measured.
+double cublas_ms(const std::vector<Measurement>& rows, const Measurement& r) {
+  for (const Measurement& c : rows)
+    if (c.is_cublas && c.precision == r.precision && c.M == r.M && c.N == r.N && c.K == r.K)
+      return c.time.median_ms;
+  return 0.0;
+}
+
+void append_csv(const std::string& path, const std::vector<Measurement>& rows, const DeviceInfo& d,
+                const std::string& cmd) {
+  std::ifstream probe(path);
+  const bool fresh = !probe.good() || probe.peek() == std::ifstream::traits_type::eof();
+  probe.close();
+  std::ofstream out(path, std::ios::app);
+  if (!out) throw std::runtime_error("cannot write the CSV file '" + path + "'");
+  if (fresh)
+    out << "chapter,variant,precision,M,N,K,alpha,beta,check,max_abs_err,max_rel_err,err_over_tol,"
+           "median_ms,min_ms,max_ms,reps,tflops,pct_fp32_peak,cublas_ms,ratio_to_cublas,registers,"
+           "smem_bytes,blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,"
+           "runtime,cublas,date,table,sm_clock_before_mhz,sm_clock_after_mhz,bytes,gb_per_s,"
+           "command\n";
+  for (const Measurement& r : rows) {
+    const double ref = cublas_ms(rows, r);
+    char line[1024];
+    std::snprintf(
+        line, sizeof line,
+        "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
+        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,%.0f,%.1f,",
+        r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
+        to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
+        r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
+        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.reps, r.tflops(),
+        100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ref, ref > 0 ? ref / r.time.median_ms : 0.0,
+        r.res.registers, r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm,
+        r.res.occupancy, d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3,
+        d.fp32_peak_flops / 1e12, version_string(d.driver_version).c_str(),
+        version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
+        (d.cublas_version / 100) % 100, d.cublas_version % 100, now_utc().c_str(), r.table.c_str(),
+        r.clock_before_mhz, r.clock_after_mhz, r.bytes, r.gb_per_s());
+    out << line << '"' << cmd << "\"\n";
+  }
+}
+
+// Failed checks are reported with numpy's layout; an FP32 rate above the FP32 peak means the
+// timing is broken (e.g. a launch escaped the events' stream). Returns whether all is well.
+bool report_failures(const std::vector<Measurement>& rows, const DeviceInfo& d) {
   bool ok = true;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const Job& j = jobs[i];
-    if (!prob || prob->M != j.size) {
-      prob.reset();  // free the previous size first
-      prob = std::make_unique<Problem>(j.size, j.size, j.size, o.seed, true);
-      for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16}) {
-        Measurement m = measure_cublas(p, *prob, o, guard.stream);
-        m.table = "cublas";
-        all.push_back(m);
-      }
+  for (const Measurement& r : rows) {
+    if (r.checked && !r.cmp.pass) {
+      std::cerr << r.chapter << " " << r.variant << " " << r.M << "x" << r.N << "x" << r.K
+                << ": FAIL against the FP64 reference\n"
+                << report(r.cmp, r.N) << "\n";
+      ok = false;
     }
-    const Variant& v = j.chapter->variants[j.variant];
-    Measurement m;
-    try {
-      m = measure_kernel(j.chapter->name, v, *prob, o, guard.stream);
-    } catch (const Rejected& e) {
-      std::cerr << prog << ": " << j.chapter->name << " (" << v.name << ") at " << j.size << ": "
-                << e.what() << "\n";
+    const double pct = 100.0 * r.tflops() * 1e12 / d.fp32_peak_flops;
+    if (r.precision == Precision::FP32 && pct > 105.0) {
+      std::cerr << r.chapter << " " << r.variant << ": measured " << pct
+                << "% of the FP32 peak, which is impossible: the timing is broken.\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// The shapes of a run: --sizes, or the single M, N, K.
+std::vector<Shape> shapes_of(const Options& o) {
+  std::vector<Shape> s;
+  for (const int n : o.sizes)
+    s.push_back({n, n, n});
+  if (s.empty()) s.push_back({o.m, o.n, o.k});
+  return s;
+}
+
+// The exit code for shapes there is nothing to run for (0: nothing to do, 2: too large for
+// 32-bit indexing), after one sentence; nothing when every shape can run.
+std::optional<int> refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes) {
+  for (const Shape& s : shapes) {
+    if (s.m == 0 || s.n == 0 || s.k == 0) {
+      std::cout << prog << ": nothing to do: M=" << s.m << " N=" << s.n << " K=" << s.k
+                << (s.k == 0 && s.m && s.n ? " (K=0 only scales C by beta)" : "")
+                << "; no GEMM to check or time.\n";
+      return 0;
+    }
+    const long long mk = 1LL * s.m * s.k, kn = 1LL * s.k * s.n, mn = 1LL * s.m * s.n;
+    if (mk > INT_MAX || kn > INT_MAX || mn > INT_MAX) {
+      std::cerr << prog << ": M=" << s.m << " N=" << s.n << " K=" << s.k
+                << " gives a matrix of more than 2^31-1 elements, which the kernels' 32-bit "
+                   "indexing cannot address.\n";
       return 2;
     }
-    m.table = j.table;
-    all.push_back(m);
-    const double ref = cublas_ms(all, m);
-    std::printf("[%3zu/%zu] %-20s %-26s %5d^3 %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s\n", i + 1,
-                jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size, m.time.median_ms,
-                m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
-                m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-");
-    std::fflush(stdout);
   }
-  prob.reset();
-
-  // The memory ceiling: a device-to-device copy of 2 GiB, counting bytes read plus written.
-  {
-    const std::size_t bytes = std::size_t(1) << 31;
-    DeviceBuffer<char> src(bytes), dst(bytes);
-    CUDA_CHECK(cudaMemset(src.ptr, 1, bytes));
-    const TimingStats t = time_launches(
-        [&] {
-          CUDA_CHECK(
-              cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDeviceToDevice, guard.stream));
-        },
-        o.warmup, o.reps, guard.stream);
-    Measurement m;
-    m.chapter = "ceiling";
-    m.variant = "dram_copy_2GiB";
-    m.table = "ceilings";
-    m.time = t;
-    // Stored as M = 1, N = 2, K = bytes / 2, so that the "tflops" column, 2MNK / time, reads
-    // as TB/s of bytes read plus written.
-    m.M = 1;
-    m.N = 2;
-    m.K = static_cast<int>(bytes / 2);
-    all.push_back(m);
-    std::printf("device copy: %.0f GB/s (bytes read + written)\n",
-                2.0 * bytes / (t.median_ms * 1e6));
-  }
-  ok &= report_failures(all, dev);
-  if (!o.csv.empty()) append_csv(o.csv, all, dev, command_line(argc, argv));
-  return ok ? 0 : 1;
+  return std::nullopt;
 }
 
-template <class F>
-int guarded(const std::string& name, F&& body) {
-  try {
-    return body();
-  } catch (const NoGpu& e) {
-    std::cerr << name << ": " << e.what() << ".\n";
-    return 1;
-  } catch (const std::bad_alloc&) {
-    std::cerr << name << ": out of host memory for this problem size.\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << name << ": " << e.what() << "\n";
-    return 1;
+// Says so and returns false when the largest problem does not fit in the GPU's free memory.
+bool fits(const std::string& prog, const std::vector<Shape>& shapes, bool fp16, bool check,
+          const DeviceInfo& dev) {
+  for (const Shape& s : shapes) {
+    const std::size_t need = problem_bytes(s.m, s.n, s.k, fp16, check) + 2 * size_t(dev.l2_bytes);
+    if (need > dev.free_mem) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "%s: M=%d N=%d K=%d needs %.1f GiB of GPU memory; %s has %.1f GiB free.\n",
+                    prog.c_str(), s.m, s.n, s.k, need / 1073741824.0, dev.name.c_str(),
+                    dev.free_mem / 1073741824.0);
+      std::cerr << text;
+      return false;
+    }
   }
+  return true;
 }
 
-}  // namespace
+bool is_default(const std::vector<Variant>& variants, std::size_t i) {
+  for (std::size_t j = 0; j < i; ++j)
+    if (variants[j].precision == variants[i].precision) return false;
+  return i < variants.size();
+}
 
 Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem& prob,
                            const Options& o, cudaStream_t stream) {
@@ -452,10 +331,6 @@ Measurement measure_cublas(Precision p, Problem& prob, const Options& o, cudaStr
 int run_chapter(int argc, char** argv, const std::string& chapter,
                 const std::vector<Variant>& variants) {
   return guarded(chapter, [&] { return run(argc, argv, chapter, variants); });
-}
-
-int run_all(int argc, char** argv, const std::vector<Chapter>& chapters) {
-  return guarded("gemm_bench", [&] { return run_all_chapters(argc, argv, chapters); });
 }
 
 }  // namespace gemm

@@ -3,10 +3,14 @@
 // prints the table (and CSV).
 #pragma once
 
+#include "device.h"
 #include "options.h"
 #include "precision.h"
 #include "problem.h"
 
+#include <iostream>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -63,7 +67,9 @@ struct Measurement {
   TimingStats time;
   KernelResources res;
   int clock_before_mhz = -1, clock_after_mhz = -1;  // SM clock around the timed launches
+  double bytes = 0;  // a copy's bytes read + written (the memory ceiling); 0 for a GEMM
   double tflops() const { return 2.0 * M * N * K / (time.median_ms * 1e-3) / 1e12; }
+  double gb_per_s() const { return bytes / (time.median_ms * 1e-3) / 1e9; }
 };
 
 // A launcher refused the problem (cudaErrorInvalidValue); what() is its reason.
@@ -75,19 +81,69 @@ Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem
                            const Options& o, cudaStream_t stream);
 Measurement measure_cublas(Precision p, Problem& prob, const Options& o, cudaStream_t stream);
 
-// The driver of one chapter. The first variant is the one chNN::sgemm runs. Returns the exit
-// code: 0 all checks passed, 1 a check failed or a CUDA error, 2 bad flags or a refused shape.
+// Whether variants[i] is a default: the first variant of its precision, the one chNN::sgemm
+// (FP32 or TF32) or chNN::hgemm (FP16) runs.
+bool is_default(const std::vector<Variant>& variants, std::size_t i);
+
+// The driver of one chapter: runs the defaults, or --variant NAME, or --variant all. Returns the
+// exit code: 0 all checks passed, 1 a check failed or a CUDA error, 2 bad flags or a refused shape.
 int run_chapter(int argc, char** argv, const std::string& chapter,
                 const std::vector<Variant>& variants);
 
-struct Chapter {
-  std::string name;
-  std::vector<Variant> variants;  // the first one (two for 08: TF32 and FP16) are the defaults
-  int defaults = 1;
+// The pieces a driver is made of, shared by run_chapter and the benchmark runner (bench/).
+
+struct Shape {
+  int m, n, k;
+};
+std::vector<Shape> shapes_of(const Options& o);  // --sizes, or the single M, N, K
+
+// The exit code for shapes there is nothing to run for (0: nothing to do, 2: too large for
+// 32-bit indexing), after one sentence; nothing when every shape can run.
+std::optional<int> refuse_shapes(const std::string& prog, const std::vector<Shape>& shapes);
+
+// Says so and returns false when the largest problem does not fit in the GPU's free memory.
+bool fits(const std::string& prog, const std::vector<Shape>& shapes, bool fp16, bool check,
+          const DeviceInfo& dev);
+
+// Parses the flags; on a malformed one prints the sentence and the usage line, returns false.
+bool parse_or_explain(int argc, char** argv, const std::string& prog, Options& o);
+std::string program_name(const char* argv0);
+std::string command_line(int argc, char** argv);
+
+// cuBLAS's median time for the same precision and shape among `rows`, 0 if not measured.
+double cublas_ms(const std::vector<Measurement>& rows, const Measurement& r);
+
+// Failed checks with numpy's report, and FP32 rates above the peak (broken timing), on stderr.
+// Returns whether all is well.
+bool report_failures(const std::vector<Measurement>& rows, const DeviceInfo& d);
+
+// Appends one CSV row per measurement (with a header if the file is new or empty).
+void append_csv(const std::string& path, const std::vector<Measurement>& rows, const DeviceInfo& d,
+                const std::string& cmd);
+
+struct StreamGuard {
+  cudaStream_t stream = nullptr;
+  StreamGuard() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  ~StreamGuard() { cudaStreamDestroy(stream); }
+  StreamGuard(const StreamGuard&) = delete;
+  StreamGuard& operator=(const StreamGuard&) = delete;
 };
 
-// The whole benchmark in one process (bench/gemm_bench): every chapter's defaults and cuBLAS
-// at every size of --sizes, then the tile sweeps, then the device-copy bandwidth; one CSV.
-int run_all(int argc, char** argv, const std::vector<Chapter>& chapters);
+// Runs a driver's body and turns what it throws into one sentence and exit code 1.
+template <class F>
+int guarded(const std::string& name, F&& body) {
+  try {
+    return body();
+  } catch (const NoGpu& e) {
+    std::cerr << name << ": " << e.what() << ".\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << name << ": out of host memory for this problem size.\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+    return 1;
+  }
+}
 
 }  // namespace gemm

@@ -12,7 +12,17 @@ enum class Precision {
   FP16,  // FP16 inputs (the reference sees the same rounded values), FP32 accumulate
 };
 
-std::string to_string(Precision p);
+inline std::string to_string(Precision p) {
+  switch (p) {
+    case Precision::FP32:
+      return "fp32";
+    case Precision::TF32:
+      return "tf32";
+    case Precision::FP16:
+      return "fp16";
+  }
+  return "?";
+}
 
 // |got - ref| <= atol + rtol * |ref|, element by element (numpy's allclose).
 struct Tolerance {

@@ -1,0 +1,122 @@
+#include "plan.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace gemm_bench {
+namespace {
+
+struct Job {
+  std::string table;  // "sizes": a chapter's defaults; "variants": the others
+  int size;
+  const Chapter* chapter;
+  std::size_t variant;
+};
+
+// Every chapter's defaults at every size, then every other variant at kVariantSizes; sorted by
+// size so that each problem is generated once.
+std::vector<Job> plan(const std::vector<gemm::Shape>& shapes,
+                      const std::vector<Chapter>& chapters) {
+  std::vector<Job> jobs;
+  for (const gemm::Shape& s : shapes)
+    for (const Chapter& c : chapters)
+      for (std::size_t v = 0; v < c.variants.size(); ++v)
+        if (gemm::is_default(c.variants, v)) jobs.push_back({"sizes", s.m, &c, v});
+  for (const int size : kVariantSizes)
+    for (const Chapter& c : chapters)
+      for (std::size_t v = 0; v < c.variants.size(); ++v)
+        if (!gemm::is_default(c.variants, v)) jobs.push_back({"variants", size, &c, v});
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const Job& a, const Job& b) { return a.size < b.size; });
+  return jobs;
+}
+
+// The memory ceiling: a device-to-device copy of 2 GiB, timed like a kernel.
+gemm::Measurement copy_ceiling(const gemm::Options& o, cudaStream_t stream) {
+  const std::size_t bytes = std::size_t(1) << 31;
+  gemm::DeviceBuffer<char> src(bytes), dst(bytes);
+  CUDA_CHECK(cudaMemsetAsync(src.ptr, 1, bytes, stream));
+  gemm::Measurement m;
+  m.chapter = "ceiling";
+  m.variant = "dram_copy_2GiB";
+  m.table = "ceilings";
+  m.bytes = 2.0 * bytes;  // read + written
+  m.time = gemm::time_launches(
+      [&] {
+        CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
+      },
+      o.warmup, o.reps, stream);
+  std::printf("device copy: %.0f GB/s (bytes read + written)\n", m.gb_per_s());
+  return m;
+}
+
+int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
+  const std::string prog = gemm::program_name(argc > 0 ? argv[0] : nullptr);
+  gemm::Options o;
+  if (!gemm::parse_or_explain(argc, argv, prog, o)) return 2;
+  if (o.help) {
+    std::cout << gemm::usage(prog)
+              << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, every "
+                 "other variant at 2048 and 4096, and a device-to-device copy; one CSV (--csv).\n";
+    return 0;
+  }
+  if (o.sizes.empty()) o.sizes = kDefaultSizes;
+  std::vector<gemm::Shape> shapes = gemm::shapes_of(o);
+  if (const auto code = gemm::refuse_shapes(prog, shapes)) return *code;
+  for (const int n : kVariantSizes)
+    shapes.push_back({n, n, n});
+  const gemm::DeviceInfo dev = gemm::query_device();
+  if (!gemm::fits(prog, shapes, true, o.check, dev)) return 1;
+  std::cout << gemm::describe(dev) << "\n";
+
+  const std::vector<Job> jobs = plan(gemm::shapes_of(o), chapters);
+  gemm::StreamGuard guard;
+  CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), guard.stream));
+  std::vector<gemm::Measurement> all;
+  std::unique_ptr<gemm::Problem> prob;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const Job& j = jobs[i];
+    if (!prob || prob->M != j.size) {
+      prob.reset();  // free the previous size first
+      prob = std::make_unique<gemm::Problem>(j.size, j.size, j.size, o.seed, true);
+      for (const gemm::Precision p :
+           {gemm::Precision::FP32, gemm::Precision::TF32, gemm::Precision::FP16}) {
+        gemm::Measurement m = gemm::measure_cublas(p, *prob, o, guard.stream);
+        m.table = "cublas";
+        all.push_back(m);
+      }
+    }
+    const gemm::Variant& v = j.chapter->variants[j.variant];
+    gemm::Measurement m;
+    try {
+      m = gemm::measure_kernel(j.chapter->name, v, *prob, o, guard.stream);
+    } catch (const gemm::Rejected& e) {
+      std::cerr << prog << ": " << j.chapter->name << " (" << v.name << ") at " << j.size << ": "
+                << e.what() << "\n";
+      return 2;
+    }
+    m.table = j.table;
+    all.push_back(m);
+    const double ref = gemm::cublas_ms(all, m);
+    std::printf("[%3zu/%zu] %-20s %-26s %5d^3 %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s\n", i + 1,
+                jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size, m.time.median_ms,
+                m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
+                m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-");
+    std::fflush(stdout);
+  }
+  prob.reset();
+  all.push_back(copy_ceiling(o, guard.stream));
+  const bool ok = gemm::report_failures(all, dev);
+  if (!o.csv.empty()) gemm::append_csv(o.csv, all, dev, gemm::command_line(argc, argv));
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int run(int argc, char** argv, const std::vector<Chapter>& chapters) {
+  return gemm::guarded("gemm_bench", [&] { return run_plan(argc, argv, chapters); });
+}
+
+}  // namespace gemm_bench

@@ -1,0 +1,62 @@
+// A chapter's variants are instantiations of its kernel template. These helpers name each one and
+// size its block from the template arguments, so a driver lists a configuration once, as the
+// arguments themselves (GEMM_THREAD_TILE(128, 128, 8, 8, 8)), and nothing is typed twice.
+#pragma once
+
+#include "harness.h"
+
+#include <cuda_fp16.h>
+
+#include <string>
+#include <type_traits>
+
+namespace gemm {
+
+// 01: one thread per output, BX x BY threads per block; named "BXxBY".
+template <int BX, int BY, class Launch, class Kernel>
+Variant block_variant(Launch launch, Kernel kernel) {
+  return {std::to_string(BX) + "x" + std::to_string(BY), launch, kernel_info(kernel, BX * BY)};
+}
+
+// 02: TILE x TILE threads, one TILE x TILE tile of A and of B in shared memory; named "tileT".
+template <int TILE, class Launch, class Kernel>
+Variant square_tile_variant(Launch launch, Kernel kernel) {
+  return {"tile" + std::to_string(TILE), launch, kernel_info(kernel, TILE * TILE)};
+}
+
+// 03-07: a BM x BN x BK block tile, TM x TN outputs per thread; named "BMxBNxBK_TMxTN".
+template <int BM, int BN, int BK, int TM, int TN, class Launch, class Kernel>
+Variant thread_tile_variant(Launch launch, Kernel kernel) {
+  const std::string name = std::to_string(BM) + "x" + std::to_string(BN) + "x" +
+                           std::to_string(BK) + "_" + std::to_string(TM) + "x" + std::to_string(TN);
+  return {name, launch, kernel_info(kernel, (BM / TM) * (BN / TN))};
+}
+
+// 08 on: a BM x BN x BK block tile, WM x WN per warp, STAGES shared-memory stages, float (TF32
+// math) or __half inputs; named "tf32_BMxBNxBK_wWMxWN_sSTAGES" (or "fp16_...").
+template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, class Launch, class Kernel>
+Variant warp_tile_variant(Launch launch, Kernel kernel, std::size_t dynamic_smem) {
+  constexpr bool tf32 = std::is_same_v<T, float>;
+  const std::string name = std::string(tf32 ? "tf32_" : "fp16_") + std::to_string(BM) + "x" +
+                           std::to_string(BN) + "x" + std::to_string(BK) + "_w" +
+                           std::to_string(WM) + "x" + std::to_string(WN) + "_s" +
+                           std::to_string(STAGES);
+  const KernelInfo info = kernel_info(kernel, (BM / WM) * (BN / WN) * 32, dynamic_smem);
+  if constexpr (tf32)
+    return {name, launch, info, Precision::TF32};
+  else
+    return {name, launch, info};
+}
+
+}  // namespace gemm
+
+// Used inside a chapter's namespace, where its launcher and kernel templates are in scope.
+#define GEMM_BLOCK(...) \
+  gemm::block_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
+#define GEMM_SQUARE_TILE(...) \
+  gemm::square_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
+#define GEMM_THREAD_TILE(...) \
+  gemm::thread_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
+#define GEMM_WARP_TILE(...)                                                                \
+  gemm::warp_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__>, \
+                                       smem_bytes<__VA_ARGS__>())
