@@ -1,153 +1,422 @@
 #!/usr/bin/env python3
-"""Plots from a results folder (needs matplotlib):
+"""Plots of one results folder.
 
-  plot.py DIR   writes DIR/tflops_4096.png, DIR/tflops_vs_size.png and, when DIR/ncu_4096.csv
-                has the DRAM byte counts, DIR/roofline.png
+usage: python3 scripts/plot.py DIR
+
+Reads DIR/bench.csv (written by gemm_bench through scripts/bench.sh) and, when present,
+DIR/ncu_4096.csv (written by scripts/profile.sh), and writes into DIR:
+
+  tflops_4096.png     Bars: TFLOP/s of every chapter's default kernel at M=N=K=4096, coloured by
+                      precision, each with its value and its share of cuBLAS in the same precision;
+                      cuBLAS itself as hatched grey bars. Left panel: FP32 CUDA-core kernels; right
+                      panel: tensor-core kernels (they would dwarf the FP32 bars on one axis).
+                      Linear scales.
+  tflops_vs_size.png  Lines: TFLOP/s against M=N=K for every chapter (one colour per chapter kernel)
+                      and cuBLAS (black, one dash style per precision). Top panel FP32, bottom panel
+                      tensor cores; the sizes are evenly spaced categories; linear y.
+  roofline.png        Log-log roofline at 4096: compute roofs per precision from the GPU's SM count,
+                      clock and NVIDIA's per-SM rates, the memory roof from the measured copy
+                      bandwidth, each chapter kernel at its Nsight Compute DRAM intensity and cuBLAS
+                      at its compulsory-traffic intensity.
+
+Nothing about the chapters is written here: they, their order (by name) and their precisions come
+from the table=="sizes" rows of bench.csv, so a new chapter folder shows up in every plot. Rows of
+chapter "cublas" are the reference; the "ceiling" rows are bandwidth probes, not GEMMs; the
+"variants" table is not plotted. Missing or extra columns are tolerated. The PNG bytes depend only
+on the input (fixed figure sizes and dpi, no software version or date embedded).
 """
 import csv
+import math
 import os
 import sys
+from dataclasses import dataclass, field
 
 try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 except ImportError:
-    sys.exit("plot.py: matplotlib is not installed (pip install matplotlib); no plots made.")
+    print("plot.py: matplotlib is not installed (pip install matplotlib), so no plots were made.",
+          file=sys.stderr)
+    sys.exit(1)
 
-ORDER = ["01_naive", "02_smem_tiling", "03_register_tiling", "04_transposed_A", "05_swizzle",
-         "06_coalesced_store", "07_double_buffer", "08_wmma_tensorcore"]
-COLORS = {"fp32": "tab:blue", "tf32": "tab:orange", "fp16": "tab:green"}
+SIZE = 4096  # the bar chart and roofline size; profile.sh's ncu_4096.csv is named after it
+DPI = 120
+SAVE = {"dpi": DPI, "metadata": {"Software": None}}  # no version string: same input, same bytes
+
+# Per precision: bar colour, legend text, input element bytes (for compulsory traffic).
+PRECISIONS = {
+    "fp32": ("#4878b0", "FP32 CUDA cores", 4),
+    "tf32": ("#e49a2e", "TF32 tensor cores", 4),
+    "fp16": ("#4f9d5a", "FP16 in, FP32 out, tensor cores", 2),
+}
+OTHER_PRECISION = ("#9467bd", "{} tensor cores", 2)  # unknown precision: assume 16-bit inputs
+CUBLAS_FACE, CUBLAS_HATCH = "#d0d0d0", "///"
+# cuBLAS lines and stars: black/grey with their own dashes, never a chapter colour.
+CUBLAS_DASH = {"fp32": (0, (7, 2)), "tf32": (0, (7, 2, 1.5, 2)), "fp16": (0, (2, 1.5))}
+CUBLAS_FILL = {"fp32": "black", "tf32": "#909090", "fp16": "white"}
+MARKERS = "osD^vP<>Xph"
+
+# Dense multiply-adds per clock per SM by compute capability (FLOP = 2 x FMA), and where the
+# numbers come from. Pairs not listed get no roof rather than a guess: GA10x/AD10x tensor rates
+# differ between GeForce and professional parts, so 8.6/8.9 only get the FP32 roof.
+RATES = {
+    "7.0": ({"fp32": 64, "fp16": 512},
+            "NVIDIA Tesla V100 GPU Architecture whitepaper (per-SM rates)"),
+    "8.0": ({"fp32": 64, "tf32": 512, "fp16": 1024},
+            "NVIDIA A100 Tensor Core GPU Architecture whitepaper (per-SM rates)"),
+    "8.6": ({"fp32": 128}, "NVIDIA Ampere GA102 GPU Architecture whitepaper (per-SM rates)"),
+    "8.9": ({"fp32": 128}, "NVIDIA Ada GPU Architecture whitepaper (per-SM rates)"),
+    # Hopper: 128 FP32 FMA, 1024 TF32 and 2048 FP16 (FP32 accumulate) dense tensor FMA per clock.
+    "9.0": ({"fp32": 128, "tf32": 1024, "fp16": 2048},
+            "NVIDIA H100 Tensor Core GPU Architecture whitepaper (per-SM rates)"),
+}
 
 
-def load(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+def prec_info(p):
+    colour, text, in_bytes = PRECISIONS.get(p, OTHER_PRECISION)
+    return colour, text.format(p.upper()), in_bytes
 
 
-def kernels(rows, size):
-    """(label, precision, row) for each chapter's default kernel(s) at `size`."""
-    out = []
-    for ch in ORDER:
-        for r in rows:
-            if r["chapter"] == ch and r["table"] == "sizes" and int(r["M"]) == size:
-                label = ch + (" " + r["precision"].upper() if ch.startswith("08") else "")
-                out.append((label, r["precision"], r))
-    return out
+def prec_order(p):
+    return (list(PRECISIONS).index(p) if p in PRECISIONS else len(PRECISIONS), p)
 
 
-def cublas(rows, size, prec):
+def num(row, key):
+    """A cell as a float, or None when the column is missing, empty or not a finite number."""
+    try:
+        v = float(row.get(key) or "")
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def square_size(row):
+    m, n, k = num(row, "M"), num(row, "N"), num(row, "K")
+    return int(m) if m is not None and m == n == k else None
+
+
+@dataclass
+class Series:
+    chapter: str
+    precision: str
+    rows: dict = field(default_factory=dict)  # size -> bench.csv row
+    first: bool = False  # the chapter's first precision in the CSV: what its binary runs by default
+    label: str = ""
+    colour: tuple = None
+    marker: str = "o"
+
+    def tflops(self, size):
+        return num(self.rows[size], "tflops") if size in self.rows else None
+
+
+def load(d):
+    """(chapter series in plot order, cuBLAS {precision: {size: row}}, ceiling rows, all rows)."""
+    with open(os.path.join(d, "bench.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    series, cublas, ceilings = {}, {}, []
     for r in rows:
-        if r["chapter"] == "cublas" and int(r["M"]) == size and r["precision"] == prec:
-            return float(r["tflops"])
+        ch, prec = r.get("chapter") or "", (r.get("precision") or "").lower()
+        if ch == "ceiling":
+            ceilings.append(r)
+            continue
+        size = square_size(r)
+        if size is None or num(r, "tflops") is None:
+            continue
+        if ch == "cublas":
+            cublas.setdefault(prec, {}).setdefault(size, r)
+        elif r.get("table") == "sizes":
+            s = series.setdefault((ch, prec), Series(ch, prec))
+            s.rows.setdefault(size, r)  # first row wins if a size was run twice
+    order = sorted(series.values(), key=lambda s: s.chapter)  # stable: CSV order within a chapter
+    precs_of = {}
+    for s in order:
+        precs_of.setdefault(s.chapter, []).append(s)
+    for group in precs_of.values():
+        group[0].first = True
+        for s in group:
+            s.label = s.chapter + (" " + s.precision.upper() if len(group) > 1 else "")
+    # Chapter colours: tab10 minus its grey (grey is cuBLAS's), then tab20's light shades.
+    cols = [c for i, c in enumerate(plt.get_cmap("tab10").colors) if i != 7]
+    cols += [c for i, c in enumerate(plt.get_cmap("tab20").colors) if i % 2 and i != 15]
+    for i, s in enumerate(order):
+        s.colour, s.marker = cols[i % len(cols)], MARKERS[i % len(MARKERS)]
+    return order, cublas, ceilings, rows
+
+
+def device(rows):
+    """gpu name, cc, sms, clock (MHz) and fp32_peak_tflops from the first GEMM row that has them."""
+    gemm = [r for r in rows if r.get("chapter") != "ceiling"] or rows
+    r = next((r for r in gemm if r.get("gpu")), gemm[0] if gemm else {})
+    cc = (r.get("cc") or "").strip()
+    try:
+        cc = f"{float(cc):.1f}"
+    except ValueError:
+        pass
+    return r.get("gpu") or "unknown GPU", cc, num(r, "sms"), num(r, "clock_mhz"), \
+        num(r, "fp32_peak_tflops")
+
+
+def split_panels(series, cublas):
+    """[(title, series, cuBLAS precisions)]: FP32 CUDA cores first, then the tensor-core rest."""
+    panels = []
+    for title, pick in (("FP32 on CUDA cores", lambda p: p == "fp32"),
+                        ("tensor cores", lambda p: p != "fp32")):
+        ss = [s for s in series if pick(s.precision)]
+        cps = sorted((p for p in cublas if pick(p)), key=prec_order)
+        if ss or cps:
+            panels.append((title, ss, cps))
+    return panels
+
+
+def bar_4096(series, cublas, d, gpu):
+    panels = split_panels(series, cublas)
+    widths = [max(3, len(ss) + len(cps)) for _, ss, cps in panels]
+    fig, axes = plt.subplots(1, len(panels), figsize=(14, 6.5), layout="constrained",
+                             gridspec_kw={"width_ratios": widths}, squeeze=False)
+    for ax, (title, ss, cps) in zip(axes[0], panels):
+        bars = []  # (label, value, face colour, hatch, text under the value)
+        # Per precision: its chapter kernels, then the cuBLAS bar they are measured against.
+        for p in sorted({s.precision for s in ss} | set(cps), key=prec_order):
+            ref = num(cublas[p][SIZE], "tflops") if SIZE in cublas.get(p, {}) else None
+            for s in (s for s in ss if s.precision == p):
+                t = s.tflops(SIZE)
+                share = f"\n{100 * t / ref:.0f}% of cuBLAS" if t and ref else ""
+                bars.append((s.label, t, prec_info(p)[0], None, share))
+            if p in cps:
+                bars.append((f"cuBLAS {p.upper()}", ref, CUBLAS_FACE, CUBLAS_HATCH, ""))
+        top = max([v for _, v, _, _, _ in bars if v] or [1.0])
+        for i, (label, v, face, hatch, share) in enumerate(bars):
+            if v is None:  # keep the chapter visible even without a 4096 run
+                ax.text(i, 0.02 * top, f"no {SIZE}\nrun", ha="center", va="bottom", fontsize=8)
+                continue
+            ax.bar(i, v, width=0.7, color=face, hatch=hatch, edgecolor="black" if hatch else face,
+                   linewidth=0.8)
+            ax.text(i, v + 0.01 * top, f"{v:.1f}{share}", ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(bars)))
+        ax.set_xticklabels([b[0] for b in bars], rotation=30, ha="right", fontsize=8.5)
+        ax.set_xlim(-0.6, len(bars) - 0.4)
+        ax.set_ylim(0, top * 1.15)
+        ax.set_ylabel("TFLOP/s (linear scale)")
+        ax.set_title(title)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+    precs = sorted({s.precision for s in series}, key=prec_order)
+    handles = [Patch(facecolor=prec_info(p)[0], label=prec_info(p)[1]) for p in precs]
+    handles.append(Patch(facecolor=CUBLAS_FACE, hatch=CUBLAS_HATCH, edgecolor="black",
+                         label="cuBLAS, same precision"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=9)
+    fig.suptitle(f"{gpu}: each chapter's default kernel at M=N=K={SIZE} "
+                 "(text: TFLOP/s and share of cuBLAS in the same precision)")
+    fig.savefig(os.path.join(d, "tflops_4096.png"), **SAVE)
+    plt.close(fig)
+
+
+def by_size(series, cublas, d, gpu):
+    sizes = sorted({size for s in series for size in s.rows})
+    pos = {size: i for i, size in enumerate(sizes)}  # categorical x: 1000 and 1024 stay apart
+    panels = split_panels(series, cublas)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 4.6 * len(panels)), layout="constrained",
+                             sharex=True, squeeze=False)
+    for ax, (title, ss, cps) in zip(axes[:, 0], panels):
+        for s in ss:
+            pts = sorted((pos[z], s.tflops(z)) for z in s.rows)
+            ax.plot(*zip(*pts), color=s.colour, marker=s.marker, markersize=5, linewidth=1.6,
+                    label=s.label)
+        for p in cps:
+            pts = sorted((pos[z], num(r, "tflops")) for z, r in cublas[p].items() if z in pos)
+            if pts:
+                ax.plot(*zip(*pts), color="black", linestyle=CUBLAS_DASH.get(p, "--"),
+                        linewidth=1.6, label=f"cuBLAS {p.upper()}")
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("TFLOP/s (linear scale)")
+        ax.set_title(title, fontsize=11)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
+    ax = axes[-1, 0]
+    ax.set_xticks(range(len(sizes)))
+    ax.set_xticklabels([str(z) for z in sizes])
+    ax.set_xlim(-0.3, len(sizes) - 0.7)
+    ax.set_xlabel("M = N = K (one evenly spaced column per size run, not to scale)")
+    fig.suptitle(f"{gpu}: TFLOP/s against size")
+    fig.savefig(os.path.join(d, "tflops_vs_size.png"), **SAVE)
+    plt.close(fig)
+
+
+def read_ncu(d):
+    """{(chapter, variant): DRAM bytes read + written by its first kernel}, or None without file."""
+    path = os.path.join(d, f"ncu_{SIZE}.csv")
+    if not os.path.exists(path):
+        return None
+    kernel, dram = {}, {}
+    with open(path, newline="") as f:
+        for rec in csv.reader(f):  # no header: chapter,variant,kernel_name,metric_name,value
+            if len(rec) != 5:
+                continue
+            ch, var, name, metric, value = rec
+            key = (ch, var)
+            if kernel.setdefault(key, name) != name:
+                continue  # only the first kernel profiled for this (chapter, variant)
+            if metric in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
+                try:
+                    dram.setdefault(key, {})[metric] = float(value.replace(",", ""))
+                except ValueError:
+                    pass
+    return {k: v["dram__bytes_read.sum"] + v["dram__bytes_write.sum"] for k, v in dram.items()
+            if len(v) == 2}
+
+
+def compulsory_bytes(prec, m, n, k):
+    """Each input read once, C read and written once in FP32: the least any GEMM must move."""
+    return prec_info(prec)[2] * (m * k + k * n) + 8 * m * n
+
+
+def memory_bandwidth(ceilings):
+    """Measured copy bandwidth in TB/s, or None. The ceiling row stores M=1, N=2, K=bytes/2, so
+    its `tflops` (2MNK/time) is bytes read+written per second / 1e12; newer CSVs may carry
+    `gb_per_s` instead."""
+    copies = [r for r in ceilings if any(w in (r.get("variant") or "").lower()
+                                         for w in ("copy", "dram"))]
+    for r in copies:
+        if num(r, "gb_per_s") is not None:
+            return num(r, "gb_per_s") / 1e3
+        if num(r, "tflops") is not None:
+            return num(r, "tflops")
     return None
 
 
-def bar_4096(rows, d, gpu):
-    ks = kernels(rows, 4096)
-    fig, ax = plt.subplots(figsize=(10, 5))
-    ax.bar(range(len(ks)), [float(r["tflops"]) for _, _, r in ks],
-           color=[COLORS[p] for _, p, _ in ks])
-    for i, (_, _, r) in enumerate(ks):
-        ax.text(i, float(r["tflops"]) * 1.05, f"{float(r['tflops']):.1f}", ha="center", fontsize=8)
-    for prec in ("fp32", "tf32", "fp16"):
-        t = cublas(rows, 4096, prec)
-        if t:
-            ax.axhline(t, color=COLORS[prec], linestyle="--", linewidth=1,
-                       label=f"cuBLAS {prec.upper()} {t:.0f} TFLOP/s")
-    ax.set_xticks(range(len(ks)))
-    ax.set_xticklabels([k for k, _, _ in ks], rotation=30, ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylabel("TFLOP/s (log scale)")
-    ax.set_title(f"Every chapter at M=N=K=4096 on the {gpu} (bar colour: precision)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(d, "tflops_4096.png"), dpi=120)
+def roofs_for(cc, sms, clock_mhz, fp32_peak):
+    """([(precision, TFLOP/s)], footnote line): SMs x clock x per-SM rate, else the CSV's own
+    FP32 peak, else no compute roof."""
+    if cc in RATES and sms and clock_mhz:
+        rates, source = RATES[cc]
+        roofs = [(p, sms * clock_mhz * 1e6 * 2 * fma / 1e12) for p, fma in rates.items()]
+        text = ", ".join(f"{p.upper()} {fma}" for p, fma in rates.items())
+        text += "; FP16 with FP32 accumulate" if "fp16" in rates else ""
+        return sorted(roofs, key=lambda pr: pr[1]), (
+            f"Compute roofs: {sms:.0f} SMs x {clock_mhz:.0f} MHz x 2 x dense FMA/clk/SM ({text}); "
+            f"source: {source}.")
+    if fp32_peak:
+        return [("fp32", fp32_peak)], f"Compute roof: bench.csv fp32_peak_tflops (no per-SM " \
+            f"rates for cc {cc or '?'} or no sms/clock_mhz columns)."
+    return [], f"No compute roof: no per-SM rates for cc {cc or '?'} and no fp32_peak_tflops."
 
 
-def by_size(rows, d, gpu):
-    sizes = sorted({int(r["M"]) for r in rows if r["table"] == "sizes"})
-    fig, ax = plt.subplots(figsize=(10, 6))
-    for ch in ORDER:
-        for prec in (("tf32", "fp16") if ch.startswith("08") else ("fp32",)):
-            pts = [(int(r["M"]), float(r["tflops"])) for r in rows
-                   if r["chapter"] == ch and r["table"] == "sizes" and r["precision"] == prec]
-            if pts:
-                pts.sort()
-                ax.plot(*zip(*pts), marker="o", markersize=3,
-                        label=ch + (" " + prec.upper() if ch.startswith("08") else ""))
-    for prec in ("fp32", "tf32", "fp16"):
-        pts = [(s, cublas(rows, s, prec)) for s in sizes if cublas(rows, s, prec)]
-        ax.plot(*zip(*pts), linestyle="--", color=COLORS[prec], label=f"cuBLAS {prec.upper()}")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xticks(sizes)
-    ax.set_xticklabels([str(s) for s in sizes], fontsize=7, rotation=60)
-    ax.set_xlabel("M = N = K")
-    ax.set_ylabel("TFLOP/s (log scale)")
-    ax.set_title(f"TFLOP/s against size on the {gpu}")
-    ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    fig.savefig(os.path.join(d, "tflops_vs_size.png"), dpi=120)
+def roofline(series, cublas, ceilings, rows, d, gpu):
+    _, cc, sms, clock, fp32_peak = device(rows)
+    roofs, roof_note = roofs_for(cc, sms, clock, fp32_peak)
+    bw = memory_bandwidth(ceilings)
+    ncu = read_ncu(d)
+    flops = 2.0 * SIZE ** 3
 
-
-def roofline(rows, d, gpu):
-    path = os.path.join(d, "ncu_4096.csv")
-    if not os.path.exists(path):
-        print("plot.py: no ncu_4096.csv, so no roofline (scripts/profile.sh makes it)")
-        return
-    dram = {}
-    for ch, var, _, name, value in csv.reader(open(path)):
-        if name in ("dram__bytes_read.sum", "dram__bytes_write.sum") and var == "default":
-            dram[ch] = dram.get(ch, 0.0) + float(value)
-    copy = [float(r["tflops"]) for r in rows if r["chapter"] == "ceiling"]
-    if not dram or not copy:
-        print("plot.py: no DRAM byte counts or copy bandwidth, so no roofline")
-        return
-    bw = copy[0] * 1e12  # bytes/s
-    peak = float(rows[0]["fp32_peak_tflops"]) * 1e12
-    fig, ax = plt.subplots(figsize=(9, 6))
-    xs = [2 ** (i / 4) for i in range(-8, 60)]
-    ax.plot(xs, [min(bw * x, peak) / 1e12 for x in xs], color="black",
-            label=f"FP32: {peak / 1e12:.1f} TFLOP/s peak, {bw / 1e12:.2f} TB/s copy")
-    for prec in ("fp32", "tf32", "fp16"):
-        t = cublas(rows, 4096, prec)
-        if t:
-            ax.plot(xs, [min(bw * x / 1e12, t) for x in xs], color=COLORS[prec], linestyle="--",
-                    linewidth=1, label=f"cuBLAS {prec.upper()} at 4096: {t:.0f} TFLOP/s")
-    flops = 2.0 * 4096 ** 3
-    placed = 0
-    for label, prec, r in kernels(rows, 4096):
-        ch = r["chapter"]
-        if ch not in dram or (ch.startswith("08") and prec != "tf32"):
+    points = []  # (label, intensity, TFLOP/s, colour, marker, filled)
+    for s in series:
+        t = s.tflops(SIZE)
+        if t is None:
+            points.append((f"{s.label}: no {SIZE} run", None, None, s.colour, s.marker, True))
             continue
-        x = flops / dram[ch]
-        ax.scatter([x], [float(r["tflops"])], color=COLORS[prec], zorder=3)
-        # 03-07 sit close together: alternate the labels left and right of their points.
-        ax.annotate(label, (x, float(r["tflops"])), fontsize=7, textcoords="offset points",
-                    xytext=(6, -3) if placed % 2 == 0 else (-6, -3),
-                    ha="left" if placed % 2 == 0 else "right")
-        placed += 1
+        # ncu names the run without --variant "default"; a chapter's other precisions by variant.
+        key = (s.chapter, s.rows[SIZE].get("variant") or "")
+        measured = (ncu or {}).get(key)
+        if measured is None and s.first:
+            measured = (ncu or {}).get((s.chapter, "default"))
+        ai = flops / measured if measured else flops / compulsory_bytes(s.precision, SIZE, SIZE,
+                                                                         SIZE)
+        points.append((f"{s.label}: {ai:.0f} FLOP/B, {t:.1f} TFLOP/s", ai, t, s.colour,
+                       s.marker, bool(measured) or ncu is None))
+    stars = []  # (label, intensity, TFLOP/s, fill)
+    for p in sorted(cublas, key=prec_order):
+        if SIZE in cublas[p]:
+            t = num(cublas[p][SIZE], "tflops")
+            ai = flops / compulsory_bytes(p, SIZE, SIZE, SIZE)
+            stars.append((f"cuBLAS {p.upper()} (compulsory bytes): {ai:.0f} FLOP/B, "
+                          f"{t:.1f} TFLOP/s", ai, t, CUBLAS_FILL.get(p, "#606060")))
+
+    ais = [a for _, a, *_ in points + stars if a]
+    tfs = [t for _, _, t, *_ in points + stars if t]
+    if not tfs:
+        print(f"plot.py: no run at {SIZE}, so no roofline.png", file=sys.stderr)
+        return
+    ridges = [peak / bw for _, peak in roofs] if bw else []
+    xmin = 2 ** math.floor(math.log2(min(ais + ridges) / 3))
+    # Headroom on the right for the roof labels, which sit at the right end.
+    xmax = 2 ** math.ceil(math.log2(max(ais + ridges) * 8))
+    ymin = 10 ** math.floor(math.log10(min(tfs + [bw * xmin] if bw else tfs) / 2))
+    ymax = max([peak for _, peak in roofs] + tfs) * 2.5
+
+    fig, ax = plt.subplots(figsize=(14, 7.5), layout="constrained")
+    fig.get_layout_engine().set(rect=(0, 0.09, 1, 0.91))  # room for the footnote
+    roof_style = {"color": "#404040", "linewidth": 1.6, "zorder": 1}
+    if bw:
+        top_ridge = max(ridges) if ridges else xmax
+        ax.plot([xmin, top_ridge], [bw * xmin, bw * top_ridge], **roof_style)
+        # Label along the memory roof; transform_rotates_text turns the data-space slope into
+        # the on-screen angle at draw time, so it follows the log axes.
+        x0 = xmin * 1.6
+        ax.text(x0, bw * x0 * 1.15, f"measured copy {bw:.2f} TB/s", fontsize=9, color="#404040",
+                rotation=math.degrees(math.atan2(bw, 1)), rotation_mode="anchor",
+                transform_rotates_text=True, ha="left", va="bottom")
+    for p, peak in roofs:
+        x0 = peak / bw if bw else xmin
+        ax.plot([x0, xmax], [peak, peak], **roof_style)
+        # Labelled at the right end: near the ridge the text would cross the memory roof.
+        kind = "CUDA-core" if p == "fp32" else "tensor-core"
+        ax.text(xmax / 1.1, peak * 1.06, f"{p.upper()} {kind} roof: {peak:.1f} TFLOP/s",
+                fontsize=9, color="#404040", ha="right", va="bottom")
+    for label, ai, t, colour, marker, filled in points:
+        ax.scatter([ai] if ai else [], [t] if t else [], s=70, marker=marker, zorder=3,
+                   facecolor=colour if filled else "white", edgecolor=colour, linewidth=1.5,
+                   label=label)
+    for label, ai, t, fill in stars:
+        ax.scatter([ai], [t], s=240, marker="*", zorder=4, facecolor=fill, edgecolor="black",
+                   linewidth=1.0, label=label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("arithmetic intensity at 4096: FLOP per DRAM byte (Nsight Compute)")
-    ax.set_ylabel("TFLOP/s")
-    ax.set_title(f"Roofline on the {gpu}: where each chapter sits")
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    fig.savefig(os.path.join(d, "roofline.png"), dpi=120)
+    ax.set_xlim(xmin, xmax)
+    ax.set_ylim(ymin, ymax)
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_locator(LogLocator(base=10))
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.grid(which="major", alpha=0.3)
+    ax.set_xlabel(f"arithmetic intensity at {SIZE}: FLOP per DRAM byte (log scale, base 2)")
+    ax.set_ylabel("TFLOP/s (log scale)")
+    ax.set_title(f"{gpu} (cc {cc}): roofline at M=N=K={SIZE}")
+    title = f"kernel at {SIZE}"
+    if ncu is None:
+        title += f"\n(no ncu_{SIZE}.csv: all at compulsory bytes)"
+    elif not all(f for *_, f in points):
+        title += "\n(hollow: no ncu bytes, compulsory bytes)"
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False,
+              title=title, title_fontsize=9)
+    foot = [roof_note,
+            f"Memory roof: measured device-to-device copy in bench.csv ({bw:.2f} TB/s, bytes read "
+            "+ written)." if bw else "No measured copy bandwidth in bench.csv: no memory roof.",
+            f"Intensity = 2 x {SIZE}^3 FLOP / bytes. Chapter kernels: "
+            + (f"Nsight Compute dram__bytes_read.sum + dram__bytes_write.sum (ncu_{SIZE}.csv). "
+               if ncu is not None else f"no ncu_{SIZE}.csv, so compulsory bytes as for cuBLAS. "),
+            "cuBLAS (not profiled) at compulsory bytes: 4(MK+KN+2MN) for FP32/TF32 inputs, "
+            "2(MK+KN)+8MN for FP16 inputs (each input read once, FP32 C read and written once)."]
+    fig.text(0.01, 0.01, "\n".join(foot), fontsize=8.5, ha="left", va="bottom")
+    fig.savefig(os.path.join(d, "roofline.png"), **SAVE)
+    plt.close(fig)
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     d = argv[1]
-    rows = load(os.path.join(d, "bench.csv"))
-    gpu = rows[0]["gpu"]
-    bar_4096(rows, d, gpu)
-    by_size(rows, d, gpu)
-    roofline(rows, d, gpu)
-    print(f"plot.py: plots written to {d}")
+    series, cublas, ceilings, rows = load(d)
+    if not series:
+        sys.exit(f"plot.py: no table=sizes rows in {os.path.join(d, 'bench.csv')}; no plots made.")
+    gpu = device(rows)[0]
+    bar_4096(series, cublas, d, gpu)
+    by_size(series, cublas, d, gpu)
+    roofline(series, cublas, ceilings, rows, d, gpu)
+    print(f"plot.py: wrote tflops_4096.png, tflops_vs_size.png and roofline.png in {d}")
 
 
 if __name__ == "__main__":

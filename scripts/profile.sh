@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Nsight Compute evidence for each chapter's kernel: the metrics each chapter's README quotes
-# (shared-memory wavefronts and bank conflicts, global sectors per request, occupancy, stall
-# reasons). Runs one launch per kernel, unchecked, with the clocks left as they are.
-#   usage: scripts/profile.sh [SIZE] [CHAPTER[:VARIANT] ...]   (default 4096, every chapter)
-#   writes results/<gpu>/ncu_<SIZE>.csv (raw) and prints the condensed table
+# Nsight Compute evidence: the raw metrics the READMEs' profiler tables are generated from
+# (scripts/summarize.py computes the ratios). Profiles one launch per kernel, unchecked, with the
+# clocks left as they are.
+#   usage: scripts/profile.sh [SIZE] [CHAPTER[:VARIANT] ...]
+#          no kernels named: every kernel a README's profiler table asks for, and every chapter's
+#          default (scripts/summarize.py --ncu-targets)
+#   writes results/<gpu>/ncu_<SIZE>.csv (raw: chapter, variant, kernel, metric, value)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-4096}
@@ -18,7 +20,12 @@ fi
 require_gpu profile
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=($(ls -d [0-9][0-9]_*/ | tr -d /))
+if [ ${#targets[@]} -eq 0 ]; then
+  for c in [0-9][0-9]_*/; do targets+=("${c%/}:default"); done
+  for t in $(python3 scripts/summarize.py --ncu-targets); do
+    [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t")
+  done
+fi
 
 wanted="launch__registers_per_thread launch__shared_mem_per_block_static
 launch__shared_mem_per_block_dynamic launch__occupancy_limit_registers
@@ -41,13 +48,20 @@ smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio
 smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio
 smsp__average_warps_issue_stalled_wait_per_issue_active.ratio
 smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio
-smsp__average_warps_issue_stalled_selected_per_issue_active.ratio"
+smsp__average_warps_issue_stalled_selected_per_issue_active.ratio
+smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio
+smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio
+l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum l1tex__t_requests_pipe_lsu_mem_local_op_st.sum
+sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+sm__throughput.avg.pct_of_peak_sustained_elapsed l1tex__throughput.avg.pct_of_peak_sustained_active
+lts__throughput.avg.pct_of_peak_sustained_elapsed dram__throughput.avg.pct_of_peak_sustained_elapsed"
 # Keep only the metrics this ncu knows, so a renamed metric costs a column, not the run.
 known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
 metrics=""
 for m in $wanted; do
   base=${m%%.*}
-  if [[ $m == launch__* ]] || grep -qx "$base" <<<"$known"; then metrics="$metrics,$m"; else echo "note: ncu lacks $m" >&2; fi
+  # launch__ and __throughput metrics are not in --query-metrics' list but always exist.
+  if [[ $m == launch__* || $m == *__throughput.* ]] || grep -qx "$base" <<<"$known"; then metrics="$metrics,$m"; else echo "note: ncu lacks $m" >&2; fi
 done
 metrics=${metrics#,}
 
@@ -58,6 +72,7 @@ for t in "${targets[@]}"; do
   chapter=${t%%:*}
   variant=""
   [ "$t" != "$chapter" ] && variant=${t#*:}
+  [ "$variant" = default ] && variant=""
   echo "== ncu $chapter ${variant:-(default)}" >&2
   ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel \
       --launch-count 1 --csv --page raw \
@@ -65,4 +80,4 @@ for t in "${targets[@]}"; do
       ${variant:+--variant "$variant"} |
     python3 scripts/ncu_table.py --collect "$chapter" "${variant:-default}" >> "$raw"
 done
-python3 scripts/ncu_table.py --table "$raw"
+echo "wrote $raw (${#targets[@]} kernels)"

@@ -1,36 +1,43 @@
 #!/usr/bin/env python3
-"""Markdown tables from the harness's CSV (standard library only).
+"""Every measured number in the READMEs, generated from a results folder (standard library only).
 
-  summarize.py FILE.csv      one table: every kernel row with ms, TFLOP/s, ratio to cuBLAS
-  summarize.py --readme DIR  results/README.md from DIR/bench.csv (scripts/bench.sh's run),
-                             DIR/machine.csv, DIR/ncu_4096.md and the seeds' published numbers
+  summarize.py FILE.csv         one table: every kernel row of a CSV with ms, TFLOP/s, x cuBLAS
+  summarize.py --write DIR      regenerate from DIR (bench.csv, machine.csv, ncu_4096.csv):
+                                for the reference folder (results/nvidia-h200) results/README.md
+                                and the generated sections of README.md and NN_*/README.md; for
+                                any other GPU's folder DIR/README.md
+  summarize.py --check          exit 1, with a diff, when a committed file differs from what
+                                --write would make of the committed reference folder
+  summarize.py --ncu-targets    the kernels the READMEs' profiler tables need, one per line
+
+A generated section of a README sits between
+    <!-- generated: KIND key=value ... -->   and   <!-- end generated -->
+and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unless named):
+    chapters                      README.md's chapter table at 4096
+    cublas                        one line: cuBLAS in each precision at 4096, the machine
+    sizes [sizes=2048,4096,8192]  CHAPTER's default kernels by size, against cuBLAS and the
+                                  chapter before
+    variants [sizes=4096]         every variant of CHAPTER
+    kernels rows=CH:VAR,.. [size=4096]    chosen kernels side by side
+    ncu kernels=CH[:VAR],.. metrics=NAME,..  Nsight Compute metrics (METRICS below), one column
+                                  per kernel, ratios computed here
+    seed000 | seed002             a seed's table beside ours (bench/seeds.json)
+Chapters, their order and their precisions come from the CSV, never from a list here.
 """
 import csv
+import difflib
+import glob
+import json
+import math
 import os
+import re
 import statistics
 import sys
 
-ORDER = ["01_naive", "02_smem_tiling", "03_register_tiling", "04_transposed_A", "05_swizzle",
-         "06_coalesced_store", "07_double_buffer", "08_wmma_tensorcore"]
-
-# Seed 000, RTX 3060 Ti, 2048: (label, chapter, variant, blog GFLOP/s, % of peak, speedup)
-SEED000 = [
-    ("naive", "01_naive", None, 990, 6, 1.0),
-    ("shared-memory tiling (32x32)", "02_smem_tiling", "tile32", 1309, 8, 1.3),
-    ("register tiling 64x64, 4x4/thread", "03_register_tiling", "64x64x8_4x4", 4447, 27, 4.5),
-    ("register tiling 128x128, 8x8/thread", "03_register_tiling", "128x128x8_8x8", 6375, 39, 6.4),
-]
-# Seed 002, RTX 5060 Laptop, 4096: (label, chapter or cuBLAS precision, blog ms)
-SEED002 = [
-    ("cuBLAS FP32", "fp32", 14.52),
-    ("03 tiling (128x128x16, 8x8/thread, float4)", "03_register_tiling", 18.76),
-    ("04 + A transposed in smem", "04_transposed_A", 16.44),
-    ("05 + swizzle (no bank conflicts)", "05_swizzle", 15.71),
-    ("06 + coalesced C store", "06_coalesced_store", 15.52),
-    ("07 + double buffer", "07_double_buffer", 14.19),
-    ("cuBLAS TF32", "tf32", 8.80),
-]
-SEED002_CUBLAS_MS = 14.52
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFERENCE = os.path.join("results", "nvidia-h200")  # the GPU the chapter READMEs quote
+NCU_SIZE = 4096
+MARK = re.compile(r"(<!-- generated: ([a-z0-9]+)([^>]*?) -->\n)(.*?)(<!-- end generated -->)", re.S)
 
 
 def load(path):
@@ -42,6 +49,403 @@ def f(r, key):
     return float(r[key])
 
 
+# ---------------------------------------------------------------------------------------------
+# The benchmark CSV
+class Run:
+    def __init__(self, d):
+        self.dir = d
+        self.rows = load(os.path.join(d, "bench.csv"))
+        self.gemm = [r for r in self.rows if r["chapter"] not in ("cublas", "ceiling")]
+        self.chapters = sorted({r["chapter"] for r in self.gemm})
+        self.ncu = Ncu(os.path.join(d, f"ncu_{NCU_SIZE}.csv"))
+
+    def defaults(self, chapter, size):
+        """The chapter's default kernels at `size`, one per precision, in CSV order."""
+        return [r for r in self.gemm if r["chapter"] == chapter and r["table"] == "sizes"
+                and int(r["M"]) == size]
+
+    def default(self, chapter, size, precision=None):
+        rows = self.defaults(chapter, size)
+        rows = [r for r in rows if precision in (None, r["precision"])] or rows
+        return rows[0] if rows else None
+
+    def variant(self, chapter, variant, size):
+        for r in self.gemm:
+            if r["chapter"] == chapter and r["variant"] == variant and int(r["M"]) == size:
+                return r
+        return None
+
+    def cublas(self, size, precision):
+        for r in self.rows:
+            if r["chapter"] == "cublas" and int(r["M"]) == size and r["precision"] == precision:
+                return r
+        return None
+
+    def previous(self, chapter):
+        i = self.chapters.index(chapter)
+        return self.chapters[i - 1] if i > 0 else None
+
+    def precisions(self, chapter):
+        return [r["precision"] for r in self.defaults(chapter, NCU_SIZE)] or ["fp32"]
+
+    def sizes(self):
+        return sorted({int(r["M"]) for r in self.gemm if r["table"] == "sizes"})
+
+    def ceiling(self):
+        return next((r for r in self.rows if r["chapter"] == "ceiling"), None)
+
+
+def copy_tb_s(r):
+    """The copy ceiling in TB/s: its own column, or (older CSVs) the tflops column of M=1,N=2."""
+    if r.get("gb_per_s"):
+        return f(r, "gb_per_s") / 1e3
+    return f(r, "tflops")
+
+
+def label(run, r):
+    """A kernel's name in tables: the chapter, and its precision where it has several."""
+    many = len(run.precisions(r["chapter"])) > 1
+    return r["chapter"] + (f" ({r['precision'].upper()})" if many else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Nsight Compute: raw metric rows (chapter, variant, kernel, metric, value) from profile.sh
+class Ncu:
+    def __init__(self, path):
+        self.kernels = {}
+        if os.path.exists(path):
+            with open(path, newline="") as fh:
+                for chapter, variant, _kernel, name, value in csv.reader(fh):
+                    self.kernels.setdefault((chapter, variant), {})[name] = value
+
+    def get(self, key):
+        return self.kernels.get(key)
+
+
+def stall(name):
+    return f"smsp__average_warps_issue_stalled_{name}_per_issue_active.ratio"
+
+
+STALLS = ["long_scoreboard", "short_scoreboard", "mio_throttle", "lg_throttle", "barrier",
+          "math_pipe_throttle", "not_selected", "wait", "dispatch_stall", "no_instruction",
+          "branch_resolving", "drain", "membar", "tex_throttle", "imc_miss", "sleeping"]
+
+
+def raw(m, name):
+    try:
+        return float(m[name])
+    except (KeyError, ValueError):
+        return math.nan
+
+
+def ratio(a, b):
+    return a / b if b and not math.isnan(b) else math.nan
+
+
+def count(x):
+    if math.isnan(x):
+        return "-"
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g} {unit}"
+    return f"{x:.3g}"
+
+
+def fixed(digits, suffix=""):
+    return lambda x: "-" if math.isnan(x) else f"{x:.{digits}f}{suffix}"
+
+
+def top_stalls(m):
+    vals = sorted(((v, s) for s in STALLS for v in [raw(m, stall(s))] if not math.isnan(v)),
+                  reverse=True)
+    return ", ".join(f"{s} {v:.2f}" for v, s in vals[:2] if not math.isnan(v)) or "-"
+
+
+# name: (label, value from the raw metrics, format). Counts are per kernel launch at 4096^3.
+METRICS = {
+    "time": ("kernel time under ncu (ms)", lambda m: raw(m, "gpu__time_duration.sum") / 1e6,
+             fixed(3)),
+    "clock": ("SM clock during the profile (MHz)",
+              lambda m: raw(m, "sm__cycles_elapsed.avg.per_second") / 1e6, fixed(0)),
+    "registers": ("registers per thread", lambda m: raw(m, "launch__registers_per_thread"),
+                  fixed(0)),
+    "occupancy": ("achieved occupancy (warps / 64)",
+                  lambda m: raw(m, "sm__warps_active.avg.pct_of_peak_sustained_active"),
+                  fixed(1, "%")),
+    "inst": ("warp instructions executed", lambda m: raw(m, "smsp__inst_executed.sum"), count),
+    "fma_inst": ("FMA-pipe warp instructions", lambda m: raw(m, "smsp__inst_executed_pipe_fma.sum"),
+                 count),
+    "fma_share": ("FMA-pipe share of instructions",
+                  lambda m: 100 * ratio(raw(m, "smsp__inst_executed_pipe_fma.sum"),
+                                        raw(m, "smsp__inst_executed.sum")), fixed(1, "%")),
+    "issue": ("issue slots used", lambda m: raw(m, "smsp__issue_active.avg.pct_of_peak_sustained_active"),
+              fixed(1, "%")),
+    "fma_pipe": ("FMA pipe busy", lambda m: raw(m, "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"),
+                 fixed(1, "%")),
+    "lsu_pipe": ("LSU pipe busy", lambda m: raw(m, "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active"),
+                 fixed(1, "%")),
+    "gld_sectors": ("global load sectors", lambda m: raw(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                    count),
+    "gld_per_req": ("global load sectors per request",
+                    lambda m: ratio(raw(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                                    raw(m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")), fixed(2)),
+    "gst_per_req": ("global store sectors per request",
+                    lambda m: ratio(raw(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                                    raw(m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")), fixed(2)),
+    "gst_sectors": ("global store sectors", lambda m: raw(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                    count),
+    "dram_gb": ("DRAM bytes read + written (GB)",
+                lambda m: (raw(m, "dram__bytes_read.sum") + raw(m, "dram__bytes_write.sum")) / 1e9,
+                fixed(2)),
+    "dram_tbs": ("DRAM throughput (TB/s)",
+                 lambda m: ratio(raw(m, "dram__bytes_read.sum") + raw(m, "dram__bytes_write.sum"),
+                                 raw(m, "gpu__time_duration.sum")) / 1e3, fixed(2)),
+    "l2_tbs": ("L2 throughput (TB/s)",
+               lambda m: ratio(raw(m, "lts__t_bytes.sum"), raw(m, "gpu__time_duration.sum")) / 1e3,
+               fixed(2)),
+    "lds": ("shared-load instructions", lambda m: raw(m, "smsp__inst_executed_op_shared_ld.sum"), count),
+    "sts": ("shared-store instructions", lambda m: raw(m, "smsp__inst_executed_op_shared_st.sum"), count),
+    "lds_per_fma": ("shared loads per FMA-pipe instruction",
+                    lambda m: ratio(raw(m, "smsp__inst_executed_op_shared_ld.sum"),
+                                    raw(m, "smsp__inst_executed_pipe_fma.sum")), fixed(3)),
+    "lds_wavefronts": ("shared-load wavefronts",
+                       lambda m: raw(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), count),
+    "sts_wavefronts": ("shared-store wavefronts",
+                       lambda m: raw(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), count),
+    "lds_wpi": ("wavefronts per shared load",
+                lambda m: ratio(raw(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                                raw(m, "smsp__inst_executed_op_shared_ld.sum")), fixed(2)),
+    "sts_wpi": ("wavefronts per shared store",
+                lambda m: ratio(raw(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+                                raw(m, "smsp__inst_executed_op_shared_st.sum")), fixed(2)),
+    "lds_conflicts": ("shared-load bank conflicts",
+                      lambda m: raw(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), count),
+    "sts_conflicts": ("shared-store bank conflicts",
+                      lambda m: raw(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), count),
+    "local": ("local-memory (spill) load + store requests",
+              lambda m: raw(m, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum")
+              + raw(m, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"), count),
+    "tensor_pipe": ("tensor (HMMA) pipe busy",
+                    lambda m: raw(m, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"),
+                    fixed(1, "%")),
+    "sol_sm": ("SM throughput (% of peak)", lambda m: raw(m, "sm__throughput.avg.pct_of_peak_sustained_elapsed"),
+               fixed(1, "%")),
+    "sol_l1": ("L1/shared throughput (% of peak)",
+               lambda m: raw(m, "l1tex__throughput.avg.pct_of_peak_sustained_active"), fixed(1, "%")),
+    "sol_l2": ("L2 throughput (% of peak)", lambda m: raw(m, "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
+               fixed(1, "%")),
+    "sol_dram": ("DRAM throughput (% of peak)",
+                 lambda m: raw(m, "dram__throughput.avg.pct_of_peak_sustained_elapsed"), fixed(1, "%")),
+    "top_stalls": ("top two stall reasons (warps per issue)", None, None),
+}
+for _s in STALLS:
+    METRICS["stall_" + _s] = (f"`{_s}` stalls (warps per issue)",
+                              (lambda s: lambda m: raw(m, stall(s)))(_s), fixed(2))
+
+
+def ncu_key(spec):
+    chapter, _, variant = spec.partition(":")
+    return chapter, variant or "default"
+
+
+# ---------------------------------------------------------------------------------------------
+# The generated sections
+def table(head, rows, align=None):
+    align = align or ["---"] + ["---:"] * (len(head) - 1)
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join(align) + " |"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def x(a, b):
+    return f"{a / b:.2f}x" if a and b else ""
+
+
+def cublas_ratio(run, r):
+    c = run.cublas(int(r["M"]), r["precision"])
+    return f"{f(c, 'median_ms') / f(r, 'median_ms'):.3f}" if c else "-"
+
+
+def pct_peak(r):
+    return f"{f(r, 'pct_fp32_peak'):.1f}%" if r["precision"] == "fp32" else "-"
+
+
+def gen_sizes(run, chapter, args):
+    sizes = [int(s) for s in args.get("sizes", "2048,4096,8192").split(",")]
+    prev = run.previous(chapter)
+    rows = []
+    for n in sizes:
+        for r in run.defaults(chapter, n):
+            p = run.default(prev, n, r["precision"]) if prev else None
+            rows.append([n, r["precision"].upper(), f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
+                         pct_peak(r), cublas_ratio(run, r),
+                         x(f(p, "median_ms"), f(r, "median_ms")) if p else "-"])
+    head = ["size", "precision", "ms", "TFLOP/s", "% of FP32 peak", "x cuBLAS (same precision)",
+            f"x {prev}" if prev else "x previous"]
+    return table(head, rows, ["---:", "---"] + ["---:"] * 5)
+
+
+def gen_variants(run, chapter, args):
+    sizes = [int(s) for s in args.get("sizes", "4096").split(",")]
+    prev = run.previous(chapter)
+    rows = []
+    for n in sizes:
+        defaults = {r["variant"] for r in run.defaults(chapter, n)}
+        for r in run.gemm:
+            if r["chapter"] != chapter or int(r["M"]) != n:
+                continue
+            p = run.default(prev, n, r["precision"]) if prev else None
+            name = r["variant"] + (" (default)" if r["variant"] in defaults else "")
+            rows.append([n, name, r["precision"].upper(), f"{f(r, 'median_ms'):.3f}",
+                         f"{f(r, 'tflops'):.2f}", cublas_ratio(run, r),
+                         x(f(p, "median_ms"), f(r, "median_ms")) if p else "-", r["registers"],
+                         r["smem_bytes"], f"{100 * f(r, 'occupancy'):.0f}%"])
+    head = ["size", "variant", "precision", "ms", "TFLOP/s", "x cuBLAS",
+            f"x {prev}" if prev else "x previous", "registers", "smem B", "occupancy"]
+    return table(head, rows, ["---:", "---", "---"] + ["---:"] * 7)
+
+
+def gen_kernels(run, chapter, args):
+    n = int(args.get("size", NCU_SIZE))
+    rows = []
+    for spec in args["rows"].split(","):
+        ch, var = ncu_key(spec)
+        r = run.default(ch, n) if var == "default" else run.variant(ch, var, n)
+        if r is None:
+            raise SystemExit(f"summarize.py: no bench.csv row for {spec} at {n}")
+        rows.append([ch, r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
+                     cublas_ratio(run, r), r["registers"], r["smem_bytes"],
+                     f"{100 * f(r, 'occupancy'):.0f}%"])
+    return table(["chapter", "variant", "ms", "TFLOP/s", "x cuBLAS", "registers", "smem B",
+                  "occupancy"], rows, ["---", "---"] + ["---:"] * 6)
+
+
+def gen_ncu(run, chapter, args):
+    specs = args["kernels"].split(",")
+    kernels = []
+    for spec in specs:
+        # A kernel not profiled yet shows as "-" (scripts/profile.sh profiles what is asked for).
+        kernels.append(run.ncu.get(ncu_key(spec)) or {})
+    rows = []
+    for name in args["metrics"].split(","):
+        if name not in METRICS:
+            raise SystemExit(f"summarize.py: unknown metric '{name}' in {chapter}/README.md; "
+                             f"known: {', '.join(METRICS)}")
+        text, fn, fmt = METRICS[name]
+        cells = [top_stalls(m) if name == "top_stalls" else fmt(fn(m)) for m in kernels]
+        rows.append([text] + cells)
+    head = ["Nsight Compute, 4096^3"] + [s.replace(":", " ") for s in specs]
+    return table(head, rows)
+
+
+def gen_chapters(run, _chapter, _args):
+    rows = []
+    for ch in run.chapters:
+        title = chapter_title(ch)
+        for r in run.defaults(ch, NCU_SIZE):
+            prec = r["precision"].upper()
+            rows.append([f"[{ch}]({ch})", title, prec, f"{f(r, 'tflops'):.2f}",
+                         f"{cublas_ratio(run, r)} of cuBLAS {prec}"])
+            title = ""
+    return table(["chapter", "what it adds", "precision", f"TFLOP/s at {NCU_SIZE}^3",
+                  "x cuBLAS (same precision)"], rows, ["---", "---", "---", "---:", "---:"])
+
+
+def gen_cublas(run, _chapter, _args):
+    r0 = run.rows[0]
+    parts = []
+    for prec, name in (("fp32", "FP32"), ("tf32", "TF32"), ("fp16", "FP16 in / FP32 out")):
+        c = run.cublas(NCU_SIZE, prec)
+        if c:
+            parts.append(f"{name} {f(c, 'tflops'):.1f} TFLOP/s")
+    return (f"cuBLAS at {NCU_SIZE}^3 in the same run: {', '.join(parts)}. {header(run.rows)}; "
+            f"median of {r0['reps']} launches, L2 flushed before each "
+            f"([{REFERENCE}/bench.csv]({REFERENCE}/bench.csv)).")
+
+
+def seeds():
+    with open(os.path.join(ROOT, "bench", "seeds.json")) as fh:
+        return json.load(fh)
+
+
+def gen_seed000(run, _chapter, _args):
+    s = seeds()["seed000"]
+    n = s["size"]
+    naive = run.default(run.chapters[0], n)
+    rows = []
+    for b in s["rows"]:
+        r = run.variant(b["chapter"], b["variant"], n) if b["variant"] else run.default(b["chapter"], n)
+        if r:
+            rows.append([b["label"], f"{1e3 * f(r, 'tflops'):.0f}", pct_peak(r),
+                         x(f(naive, "median_ms"), f(r, "median_ms")), b["gflops"], f"{b['pct_peak']}%",
+                         f"{b['speedup']}x"])
+    return table(["version", "here GFLOP/s", "here % of peak", "here speedup", "blog GFLOP/s",
+                  "blog % of peak", "blog speedup"], rows)
+
+
+def gen_seed002(run, _chapter, _args):
+    s = seeds()["seed002"]
+    n = s["size"]
+    base = run.cublas(n, "fp32")
+    rows = []
+    for b in s["rows"]:
+        r = run.cublas(n, b["cublas"]) if "cublas" in b else run.default(b["chapter"], n)
+        if r:
+            rows.append([b["label"], f"{f(r, 'median_ms'):.3f}",
+                         f"{f(base, 'median_ms') / f(r, 'median_ms'):.3f}", f"{b['ms']:.2f}",
+                         f"{s['cublas_ms'] / b['ms']:.3f}"])
+    return table(["kernel", "here ms", "here x cuBLAS FP32", "blog ms", "blog x cuBLAS FP32"], rows)
+
+
+GENERATORS = {"sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels,
+              "ncu": gen_ncu, "chapters": gen_chapters, "cublas": gen_cublas,
+              "seed000": gen_seed000, "seed002": gen_seed002}
+
+
+def chapter_title(chapter):
+    path = os.path.join(ROOT, chapter, "README.md")
+    if not os.path.exists(path):
+        return ""
+    first = open(path).readline().strip().lstrip("# ")
+    return first.split("·", 1)[-1].strip()
+
+
+def parse_args(text):
+    return dict(kv.split("=", 1) for kv in text.split())
+
+
+def fill(text, run, chapter):
+    """The text with every generated section rewritten."""
+    def one(match):
+        kind, args = match.group(2), parse_args(match.group(3))
+        if kind not in GENERATORS:
+            raise SystemExit(f"summarize.py: unknown generated section '{kind}'")
+        return match.group(1) + GENERATORS[kind](run, chapter, args).rstrip() + "\n" + match.group(5)
+    return MARK.sub(one, text)
+
+
+def readme_files():
+    """The READMEs with generated sections: README.md and each chapter's, with its chapter."""
+    files = [("README.md", None)]
+    for path in sorted(glob.glob(os.path.join(ROOT, "[0-9][0-9]_*", "README.md"))):
+        files.append((os.path.relpath(path, ROOT), os.path.basename(os.path.dirname(path))))
+    return files
+
+
+def ncu_targets():
+    targets = []
+    for rel, chapter in readme_files():
+        for m in MARK.finditer(open(os.path.join(ROOT, rel)).read()):
+            if m.group(2) == "ncu":
+                for spec in parse_args(m.group(3))["kernels"].split(","):
+                    spec = ":".join(ncu_key(spec)) if ":" in spec else spec + ":default"
+                    if spec not in targets:
+                        targets.append(spec)
+    return targets
+
+
+# ---------------------------------------------------------------------------------------------
+# results/README.md (or DIR/README.md for another GPU)
 def header(rows):
     r = rows[0]
     return (f"{r['gpu']} (sm_{r['cc'].replace('.', '')}, {r['sms']} SMs, {r['clock_mhz']} MHz max, "
@@ -49,216 +453,176 @@ def header(rows):
             f"CUDA {r['runtime']}, cuBLAS {r['cublas']}, {r['date'][:10]}")
 
 
-def chapter_table(rows):
-    out = ["| kernel | variant | size | check | ms | TFLOP/s | cuBLAS ms (same run) | x cuBLAS |",
-           "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
-    for r in rows:
-        if r["chapter"] in ("cublas", "ceiling"):
-            continue
-        out.append(f"| {r['chapter']} | {r['variant']} | {r['M']}x{r['N']}x{r['K']} | {r['check']} | "
-                   f"{f(r, 'median_ms'):.3f} | {f(r, 'tflops'):.2f} | {f(r, 'cublas_ms'):.3f} | "
-                   f"{f(r, 'ratio_to_cublas'):.3f} |")
-    return "\n".join(out)
-
-
-class Run:
-    def __init__(self, rows):
-        self.rows = rows
-
-    def get(self, chapter, size, variant=None, precision=None, table=None):
-        for r in self.rows:
-            if (r["chapter"] == chapter and int(r["M"]) == size
-                    and (variant is None or r["variant"] == variant)
-                    and (precision is None or r["precision"] == precision)
-                    and (table is None or r["table"] == table)):
-                return r
-        return None
-
-    def default(self, chapter, size, precision=None):
-        return self.get(chapter, size, precision=precision, table="sizes")
-
-    def cublas(self, size, precision):
-        return self.get("cublas", size, precision=precision)
-
-    def sizes(self):
-        return sorted({int(r["M"]) for r in self.rows if r["table"] == "sizes"})
-
-
 def compare(old, new):
     """How far the median times of two runs of the command are apart, kernel by kernel."""
     key = lambda r: (r["chapter"], r["variant"], r["M"], r["table"])
     before = {key(r): r for r in old}
     devs = sorted(((f(r, "median_ms") / f(before[key(r)], "median_ms") - 1.0, key(r))
-                   for r in new if key(r) in before), key=lambda x: -abs(x[0]))
+                   for r in new if key(r) in before and r["chapter"] != "ceiling"),
+                  key=lambda d: -abs(d[0]))
     if not devs:
         return "The previous run in this folder has no rows in common with this one."
-    big = [d for d in devs if int(d[1][2]) >= 1024]
-    text = (f"Against the previous run of the command kept beside it (`previous_bench.csv`, "
-            f"{old[0]['date']}), over {len(devs)} common rows the median time moved by "
+    big = [d for d in devs if int(d[1][2]) >= 1024] or devs
+    text = (f"Against the previous run kept beside it (`previous_bench.csv`, {old[0]['date']}), "
+            f"over {len(devs)} common rows the median time moved by "
             f"{100 * statistics.median(abs(d) for d, _ in devs):.2f}% (median of |change|), "
             f"{100 * statistics.median(abs(d) for d, _ in big):.2f}% at sizes of 1024 and up. "
             f"The largest changes:")
-    rows = ["", "| kernel | variant | size | change of median time |", "| --- | --- | ---: | ---: |"]
-    rows += [f"| {k[0]} | {k[1]} | {k[2]} | {100 * d:+.2f}% |" for d, k in devs[:5]]
-    return text + "\n" + "\n".join(rows)
+    rows = [[k[0], k[1], k[2], f"{100 * d:+.2f}%"] for d, k in devs[:5]]
+    return text + "\n\n" + table(["kernel", "variant", "size", "change of median time"], rows,
+                                 ["---", "---", "---:", "---:"])
 
 
-def readme(d):
-    run = Run(load(os.path.join(d, "bench.csv")))
+def results_readme(run, rel):
     rows = run.rows
     out = ["# Results", "",
-           f"Generated by `scripts/bench.sh` (through `python3 scripts/summarize.py --readme {d}`)",
-           "from the files in that folder; do not edit by hand. Every CSV row carries the command and",
-           "the date it came from; `bench.log` is the run's output.", "",
+           f"Generated by `scripts/bench.sh` (`python3 scripts/summarize.py --write {rel}`) from the",
+           "files in that folder; do not edit by hand. Every CSV row carries the command and the date",
+           "it came from; `bench.log` is the run's output.", "",
            "Machine: " + header(rows) + ".", ""]
-    mpath = os.path.join(d, "machine.csv")
+    mpath = os.path.join(run.dir, "machine.csv")
     if os.path.exists(mpath):
         m = load(mpath)
+        keys = [k for k in m[0] if k != "when"]
         out += ["SM clock and power around the run (nvidia-smi):", "",
-                "| when | " + " | ".join(k for k in m[0] if k != "when") + " |",
-                "| --- | " + " | ".join("---" for k in m[0] if k != "when") + " |"]
-        out += ["| " + r["when"] + " | " + " | ".join(v for k, v in r.items() if k != "when") + " |"
-                for r in m]
-        clocks = [int(r[k]) for r in rows for k in ("sm_clock_before_mhz", "sm_clock_after_mhz")
+                table(["when"] + keys, [[r["when"]] + [r[k] for k in keys] for r in m],
+                      ["---"] * (len(keys) + 1))]
+        clocks = [int(r[k]) for r in run.gemm for k in ("sm_clock_before_mhz", "sm_clock_after_mhz")
                   if int(r[k]) > 0]
         if clocks:
             out += ["", f"SM clock read through NVML before and after every timed kernel: "
                         f"{min(clocks)} to {max(clocks)} MHz.", ""]
 
-    # Headline: every chapter at 4096.
-    n = 4096
+    n = NCU_SIZE
     out += [f"## Every chapter at {n}^3", "",
-            "FP32 chapters against cuBLAS FP32, 08 against cuBLAS in its own precision, all from "
-            "the same process; median of the timed launches, L2 flushed before each.", "",
-            "| chapter | variant | ms | TFLOP/s | % of FP32 peak | x cuBLAS | x previous chapter |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    prev = None
-    for ch in ORDER:
-        for prec in (("tf32", "fp16") if ch == "08_wmma_tensorcore" else ("fp32",)):
-            r = run.default(ch, n, prec)
-            if not r:
-                continue
-            step = f"{f(prev, 'median_ms') / f(r, 'median_ms'):.2f}x" if prev and prec != "fp16" else ""
-            pct = f"{f(r, 'pct_fp32_peak'):.1f}%" if prec == "fp32" else "(not FP32)"
-            out.append(f"| {ch} | {r['variant']} ({prec}) | {f(r, 'median_ms'):.3f} | "
-                       f"{f(r, 'tflops'):.2f} | {pct} | {f(r, 'ratio_to_cublas'):.3f} | {step} |")
-            if prec != "fp16":
-                prev = r
-    for prec, label in (("fp32", "cuBLAS FP32"), ("tf32", "cuBLAS TF32"), ("fp16", "cuBLAS FP16 in, FP32 out")):
-        r = run.cublas(n, prec)
-        if r:
-            out.append(f"| {label} | | {f(r, 'median_ms'):.3f} | {f(r, 'tflops'):.2f} | | 1.000 | |")
+            "Each chapter's default kernel(s) against cuBLAS in the same precision, all from the same "
+            "process; median of the timed launches, L2 flushed before each.", ""]
+    trows, prev = [], {}
+    for ch in run.chapters:
+        for r in run.defaults(ch, n):
+            p = prev.get(r["precision"]) or prev.get("fp32")
+            trows.append([label(run, r), r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
+                          pct_peak(r), cublas_ratio(run, r),
+                          x(f(p, "median_ms"), f(r, "median_ms")) if p else ""])
+        for r in run.defaults(ch, n):
+            prev[r["precision"]] = r
+    for prec, name in (("fp32", "cuBLAS FP32"), ("tf32", "cuBLAS TF32"), ("fp16", "cuBLAS FP16 in, FP32 out")):
+        c = run.cublas(n, prec)
+        if c:
+            trows.append([name, "", f"{f(c, 'median_ms'):.3f}", f"{f(c, 'tflops'):.2f}", pct_peak(c),
+                          "1.000", ""])
+    out += [table(["kernel", "variant", "ms", "TFLOP/s", "% of FP32 peak", "x cuBLAS",
+                   "x the chapter before"], trows, ["---", "---"] + ["---:"] * 5)]
 
-    # Seed 000 at 2048.
-    n = 2048
-    naive = run.default("01_naive", n)
-    if naive:
-        out += ["", f"## Seed 000's table ({n}^3) beside the blog's RTX 3060 Ti", "",
-                "| version | H200 GFLOP/s | H200 % of peak | H200 speedup | blog GFLOP/s | blog % of peak | blog speedup |",
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for label, ch, var, g, p, s in SEED000:
-            r = run.get(ch, n, variant=var) if var else run.default(ch, n)
-            if r:
-                out.append(f"| {label} | {f(r, 'tflops') * 1e3:.0f} | {f(r, 'pct_fp32_peak'):.1f}% | "
-                           f"{f(naive, 'median_ms') / f(r, 'median_ms'):.1f}x | {g} | {p}% | {s}x |")
+    s = seeds()
+    out += ["", "## The seeds' tables", "",
+            "What is reproduced as the blogs did it, and what differs:", ""]
+    for key in ("seed000", "seed001", "seed002"):
+        out += [f"**{s[key]['title']}.**"] + [f"- {d}" for d in s[key]["differs"]]
+        if key == "seed001":
+            out += [f"- The blog: {s[key]['blog']}. Its TILE sweep here is 02's variants (below)."]
+        out += [""]
+        if key in GENERATORS:
+            out += [GENERATORS[key](run, None, {}), ""]
 
-    # Seed 002 at 4096.
-    n = 4096
-    base = run.cublas(n, "fp32")
-    if base:
-        out += ["", f"## Seed 002's table ({n}^3) beside the blog's RTX 5060 Laptop", "",
-                "Ratio = cuBLAS FP32 time / time: from the same process here, from the blog's own table "
-                f"there (its cuBLAS FP32 took {SEED002_CUBLAS_MS} ms; it timed a mean, we a median).", "",
-                "| kernel | H200 ms | H200 x cuBLAS FP32 | blog ms | blog x cuBLAS FP32 |",
-                "| --- | ---: | ---: | ---: | ---: |"]
-        extra = [("01 naive", "01_naive", None), ("02 smem tiling (32x32)", "02_smem_tiling", None)]
-        for label, what, blog in extra + SEED002 + [("08 WMMA TF32", "08_wmma_tensorcore", None)]:
-            r = run.cublas(n, what) if what in ("fp32", "tf32") else run.default(what, n, None if what != "08_wmma_tensorcore" else "tf32")
-            if r:
-                b = f"{blog:.2f} | {SEED002_CUBLAS_MS / blog:.3f}" if blog else "- | -"
-                out.append(f"| {label} | {f(r, 'median_ms'):.3f} | {f(base, 'median_ms') / f(r, 'median_ms'):.3f} | {b} |")
+    out += ["## Every variant (`--variant all`)", ""]
+    for ch in run.chapters:
+        if any(r["table"] == "variants" and r["chapter"] == ch for r in run.gemm):
+            out += [f"### {ch}", "", gen_variants(run, ch, {"sizes": "2048,4096"}), ""]
 
-    # 02's sweep.
-    sweep = [(n, r) for n in (2048, 4096) for r in rows if r["chapter"] == "02_smem_tiling" and int(r["M"]) == n]
-    if sweep:
-        out += ["", "## 02's TILE sweep (seed 001's 8/16/32)", "",
-                "| size | TILE | ms | TFLOP/s | x 01_naive | x cuBLAS FP32 |",
-                "| ---: | --- | ---: | ---: | ---: | ---: |"]
-        for n, r in sweep:
-            nv = run.default("01_naive", n)
-            out.append(f"| {n} | {r['variant']} | {f(r, 'median_ms'):.3f} | {f(r, 'tflops'):.2f} | "
-                       f"{f(nv, 'median_ms') / f(r, 'median_ms'):.2f}x | {f(r, 'ratio_to_cublas'):.3f} |")
-
-    # Sizes.
     sizes = run.sizes()
-    out += ["", "## TFLOP/s and ratio to cuBLAS by size", "",
-            "| kernel | " + " | ".join(str(s) for s in sizes) + " |",
-            "| --- | " + " | ".join("---:" for _ in sizes) + " |"]
-    for ch in ORDER:
-        for prec in (("tf32", "fp16") if ch == "08_wmma_tensorcore" else ("fp32",)):
+    out += ["## TFLOP/s (and x cuBLAS) by size", ""]
+    trows = []
+    for ch in run.chapters:
+        for prec in run.precisions(ch):
             cells = []
-            for s in sizes:
-                r = run.default(ch, s, prec)
-                cells.append(f"{f(r, 'tflops'):.1f} ({f(r, 'ratio_to_cublas'):.2f}x)" if r else "")
-            out.append(f"| {ch}{' ' + prec if ch.startswith('08') else ''} | " + " | ".join(cells) + " |")
+            for n in sizes:
+                r = run.default(ch, n, prec)
+                cells.append(f"{f(r, 'tflops'):.1f} ({cublas_ratio(run, r)})" if r else "")
+            trows.append([ch + (f" {prec.upper()}" if len(run.precisions(ch)) > 1 else "")] + cells)
     for prec in ("fp32", "tf32", "fp16"):
-        cells = [f"{f(run.cublas(s, prec), 'tflops'):.1f}" if run.cublas(s, prec) else "" for s in sizes]
-        out.append(f"| cuBLAS {prec.upper()} | " + " | ".join(cells) + " |")
+        trows.append([f"cuBLAS {prec.upper()}"] +
+                     [f"{f(run.cublas(n, prec), 'tflops'):.1f}" if run.cublas(n, prec) else "" for n in sizes])
+    out += [table(["kernel"] + [str(n) for n in sizes], trows), ""]
 
-    # Variants.
-    var = [r for r in rows if r["table"] == "variants" or (r["table"] == "sizes" and int(r["M"]) == 4096
-                                                           and r["chapter"] not in ("01_naive", "02_smem_tiling"))]
-    var = [r for r in var if int(r["M"]) == 4096 and r["chapter"] not in ("02_smem_tiling",)]
-    if var:
-        out += ["", "## Every tile configuration at 4096 (`--variant all`)", "",
-                "| chapter | variant | precision | ms | TFLOP/s | x cuBLAS | registers | smem B | occupancy |",
-                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for ch in ORDER:
-            for r in var:
-                if r["chapter"] == ch:
-                    out.append(f"| {ch} | {r['variant']} | {r['precision']} | {f(r, 'median_ms'):.3f} | "
-                               f"{f(r, 'tflops'):.2f} | {f(r, 'ratio_to_cublas'):.3f} | {r['registers']} | "
-                               f"{r['smem_bytes']} | {f(r, 'occupancy') * 100:.0f}% |")
+    out += ["## Measured ceilings", "",
+            table(["ceiling", "value"],
+                  [["FP32 peak (SMs x 128 lanes x 2 x max clock)", f"{f(rows[0], 'fp32_peak_tflops'):.1f} TFLOP/s"]] +
+                  [[f"cuBLAS {p.upper()}, best size",
+                    f"{max(f(r, 'tflops') for r in rows if r['chapter'] == 'cublas' and r['precision'] == p):.1f} TFLOP/s"]
+                   for p in ("fp32", "tf32", "fp16") if run.cublas(sizes[-1], p)] +
+                  ([["device-to-device copy (bytes read + written)", f"{copy_tb_s(run.ceiling()):.2f} TB/s"]]
+                   if run.ceiling() else [])), ""]
 
-    # Ceilings.
-    out += ["", "## Measured ceilings", "",
-            "| ceiling | value |", "| --- | ---: |",
-            f"| FP32 peak (SMs x 128 lanes x 2 x max clock) | {f(rows[0], 'fp32_peak_tflops'):.1f} TFLOP/s |"]
-    for prec in ("fp32", "tf32", "fp16"):
-        best = max((f(r, "tflops") for r in rows if r["chapter"] == "cublas" and r["precision"] == prec),
-                   default=None)
-        if best:
-            out.append(f"| cuBLAS {prec.upper()}, best size | {best:.1f} TFLOP/s |")
-    for r in rows:
-        if r["chapter"] == "ceiling":
-            out.append(f"| device-to-device copy (bytes read + written) | {f(r, 'tflops'):.2f} TB/s |")
+    prev_csv = os.path.join(run.dir, "previous_bench.csv")
+    if os.path.exists(prev_csv):
+        out += ["## Run to run", "", compare(load(prev_csv), rows), ""]
 
-    prev = os.path.join(d, "previous_bench.csv")
-    if os.path.exists(prev):
-        out += ["", "## Run to run", "", compare(load(prev), rows)]
-
-    ncu = os.path.join(d, "ncu_4096.md")
-    if os.path.exists(ncu):
-        out += ["", "## Nsight Compute evidence at 4096 (`scripts/profile.sh`; one launch each, clocks not locked)", "",
-                open(ncu).read().strip()]
-    pngs = [p for p in ("tflops_4096.png", "tflops_vs_size.png", "roofline.png") if os.path.exists(os.path.join(d, p))]
+    if run.ncu.kernels:
+        specs = [f"{c}:{v}" for c, v in run.ncu.kernels]
+        out += [f"## Nsight Compute at {NCU_SIZE}^3 (`scripts/profile.sh`; one launch each, clocks not locked)", "",
+                "Every chapter README quotes the rows that show its mechanism.", "",
+                gen_ncu(run, None, {"kernels": ",".join(specs),
+                                    "metrics": "time,clock,registers,occupancy,issue,fma_pipe,fma_share,"
+                                               "lds_per_fma,lds_wpi,sts_wpi,lds_conflicts,sts_conflicts,"
+                                               "gld_per_req,gst_per_req,dram_tbs,top_stalls"}), ""]
+    pngs = [p for p in ("tflops_4096.png", "tflops_vs_size.png", "roofline.png")
+            if os.path.exists(os.path.join(run.dir, p))]
     if pngs:
-        rel = os.path.basename(os.path.normpath(d))
-        out += ["", "## Plots", ""] + [f"![{p}]({rel}/{p})" for p in pngs]
-    out += ["", "## The files", "",
-            "- `bench.csv`, `bench.log`: `gemm_bench` (every chapter, cuBLAS, the sweeps, the copy).",
+        base = os.path.basename(os.path.normpath(run.dir))
+        out += ["## Plots", ""] + [f"![{p}]({base}/{p})" for p in pngs] + [""]
+    out += ["## The files", "",
+            "- `bench.csv`, `bench.log`: `gemm_bench` (every chapter, cuBLAS, the variants, the copy).",
             "- `machine.csv`: nvidia-smi before and after; `sass_summary.txt`: instruction counts from `cuobjdump -sass`.",
             "- `previous_bench.csv`: the run before this one, for the run-to-run comparison.",
-            "- `ncu_4096.csv`, `ncu_4096.md`: `scripts/profile.sh 4096` over every chapter.",
-            "- `checks/`: the test suite and compute-sanitizer logs of the same code (not part of `bench.sh`)."]
+            f"- `ncu_{NCU_SIZE}.csv`: `scripts/profile.sh {NCU_SIZE}`, raw metrics of every kernel the READMEs quote.",
+            "- `checks/`: the test suite, compute-sanitizer and other logs of the same code."]
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------------------------------------
+def outputs(d):
+    """{path relative to the repository: content} that --write makes from folder d."""
+    rel = os.path.relpath(os.path.abspath(d), ROOT)
+    run = Run(d)
+    if rel != REFERENCE:
+        return {os.path.join(rel, "README.md"): results_readme(run, rel)}
+    out = {os.path.join("results", "README.md"): results_readme(run, rel)}
+    for path, chapter in readme_files():
+        text = open(os.path.join(ROOT, path)).read()
+        out[path] = fill(text, run, chapter)
+    return out
+
+
 def main(argv):
-    if len(argv) == 3 and argv[1] == "--readme":
-        print(readme(argv[2]), end="")
-    elif len(argv) == 2:
-        print(chapter_table(load(argv[1])))
+    if len(argv) == 3 and argv[1] == "--write":
+        for path, text in outputs(argv[2]).items():
+            with open(os.path.join(ROOT, path), "w") as fh:
+                fh.write(text)
+            print(f"wrote {path}")
+    elif len(argv) == 2 and argv[1] == "--check":
+        bad = 0
+        for path, text in outputs(os.path.join(ROOT, REFERENCE)).items():
+            have = open(os.path.join(ROOT, path)).read() if os.path.exists(os.path.join(ROOT, path)) else ""
+            if have != text:
+                bad += 1
+                sys.stdout.writelines(difflib.unified_diff(
+                    have.splitlines(True), text.splitlines(True), f"{path} (committed)",
+                    f"{path} (generated from {REFERENCE})"))
+        if bad:
+            print(f"\n{bad} file(s) differ from what `python3 scripts/summarize.py --write {REFERENCE}` "
+                  "makes: a number was edited by hand, or the results changed without regenerating.")
+            sys.exit(1)
+        print(f"every generated section matches {REFERENCE}")
+    elif len(argv) == 2 and argv[1] == "--ncu-targets":
+        print("\n".join(ncu_targets()))
+    elif len(argv) == 2 and argv[1].endswith(".csv"):
+        run_rows = load(argv[1])
+        print(table(["kernel", "variant", "size", "check", "ms", "TFLOP/s", "x cuBLAS"],
+                    [[r["chapter"], r["variant"], f"{r['M']}x{r['N']}x{r['K']}", r["check"],
+                      f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}", f"{f(r, 'ratio_to_cublas'):.3f}"]
+                     for r in run_rows if r["chapter"] not in ("cublas", "ceiling")],
+                    ["---", "---", "---", "---"] + ["---:"] * 3))
     else:
         sys.exit(__doc__)
 
