@@ -6,7 +6,8 @@
 # (when matplotlib is) and the generated tables (scripts/summarize.py --write).
 #   usage: scripts/bench.sh              sizes 256 512 1000 1024 2048 3000 4096 5000 8192
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 2048/4096 still run)
-#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, sass_summary.txt, *.png
+#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, sass_summary.txt,
+#   ptxas.txt, *.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -45,6 +46,17 @@ if command -v cuobjdump >/dev/null; then
 else
   echo "cuobjdump is not installed: no SASS instruction counts this time."
 fi
+# Registers, stack and spills of every kernel as ptxas reports them for this GPU.
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '. ')
+for c in [0-9][0-9]_*/; do
+  c=${c%/}
+  nvcc -std=c++17 -gencode=arch=compute_$arch,code=sm_$arch -Xptxas -v -I common -c "$c/main.cu" \
+       -o /dev/null 2>&1 | awk -v ch="$c" '/Compiling entry function/{f=$7; gsub(/\047/, "", f)}
+         /bytes stack frame/{s=$0} /Used [0-9]+ registers/{print ch, f, $5, "registers;", s}' \
+       > "$out/ptxas_$c.tmp" &
+done
+wait
+cat "$out"/ptxas_*.tmp | sed 's/  */ /g' > "$out/ptxas.txt" && rm -f "$out"/ptxas_*.tmp
 python3 scripts/plot.py "$out" || echo "(no plots)"
 python3 scripts/summarize.py --write "$out"
 echo
