@@ -1,7 +1,9 @@
 // 04_transposed_A: the A tile is stored transposed in shared memory, As_T[BK][BM], so the TM
 // values of a_frag are consecutive and the inner loop reads them with float4, like b_frag.
-// What should move: shared-memory load instructions per k step, TM + TN/4 = 10 -> (TM + TN)/4 = 4
-// at 8x8, and the 2-way conflicts of the scalar A reads are gone. The price: the A tile is now
+// What should move: in the source, shared-load instructions per k step, TM + TN/4 = 10 ->
+// (TM + TN)/4 = 4 at 8x8. ptxas had already merged 03's column reads into float4 loads across four
+// k (As[m][k..k+3]), so the count stays; what moves is the registers those loads hold live (four
+// k-steps of a_frag in 03, one here): registers and spills down. The price: the A tile is now
 // written with scalar stores that conflict 4-way (fixed in 05_swizzle).
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
@@ -74,9 +76,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
         const float4 v = gemm::load_float4(&Bs[k][thread_col * TN + j]);
         b_frag[j] = v.x, b_frag[j + 1] = v.y, b_frag[j + 2] = v.z, b_frag[j + 3] = v.w;
       }
-      // j outer, i inner. The order changes how ptxas allocates and schedules the FFMAs: on the
-      // H200 it cut 07's dispatch stalls from 0.71 to 0.32 warps per issue, 8% faster at 4096
-      // (07_double_buffer/README.md).
+      // j outer, i inner: the order changes ptxas's register allocation and schedule, not the
+      // arithmetic. It is the same in 03-07, so that no diff between chapters carries it.
 #pragma unroll
       for (int j = 0; j < TN; ++j)
 #pragma unroll
