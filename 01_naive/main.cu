@@ -12,8 +12,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch01
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "01_naive", ch01::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("01_naive", ch01)

@@ -15,8 +15,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch03
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "03_register_tiling", ch03::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("03_register_tiling", ch03)

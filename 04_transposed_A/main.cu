@@ -14,8 +14,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch04
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "04_transposed_A", ch04::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("04_transposed_A", ch04)

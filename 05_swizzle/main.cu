@@ -14,8 +14,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch05
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "05_swizzle", ch05::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("05_swizzle", ch05)

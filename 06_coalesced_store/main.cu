@@ -14,8 +14,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch06
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "06_coalesced_store", ch06::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("06_coalesced_store", ch06)

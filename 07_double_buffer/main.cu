@@ -16,8 +16,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch07
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "07_double_buffer", ch07::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("07_double_buffer", ch07)

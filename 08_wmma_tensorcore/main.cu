@@ -23,8 +23,4 @@ inline std::vector<gemm::Variant> variants() {
 }
 }  // namespace ch08
 
-#ifndef GEMM_ALL_CHAPTERS  // the benchmark runner compiles every chapter into one program
-int main(int argc, char** argv) {
-  return gemm::run_chapter(argc, argv, "08_wmma_tensorcore", ch08::variants());
-}
-#endif
+GEMM_CHAPTER_MAIN("08_wmma_tensorcore", ch08)

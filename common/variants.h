@@ -60,3 +60,14 @@ Variant warp_tile_variant(Launch launch, Kernel kernel, std::size_t dynamic_smem
 #define GEMM_WARP_TILE(...)                                                                \
   gemm::warp_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__>, \
                                        smem_bytes<__VA_ARGS__>())
+
+// A chapter's program: the driver over its variants(). Left out where the benchmark runner
+// (bench/) compiles every chapter into one program.
+#ifdef GEMM_ALL_CHAPTERS
+#define GEMM_CHAPTER_MAIN(NAME, NAMESPACE)
+#else
+#define GEMM_CHAPTER_MAIN(NAME, NAMESPACE)                             \
+  int main(int argc, char** argv) {                                    \
+    return gemm::run_chapter(argc, argv, NAME, NAMESPACE::variants()); \
+  }
+#endif

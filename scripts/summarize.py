@@ -341,12 +341,12 @@ def gen_ncu(run, chapter, args):
 def gen_chapters(run, _chapter, _args):
     rows = []
     for ch in run.chapters:
-        title = chapter_title(ch)
+        name, title = f"[{ch}]({ch})", chapter_title(ch)
         for r in run.defaults(ch, NCU_SIZE):
             prec = r["precision"].upper()
-            rows.append([f"[{ch}]({ch})", title, prec, f"{f(r, 'tflops'):.2f}",
+            rows.append([name, title, prec, f"{f(r, 'tflops'):.2f}",
                          f"{cublas_ratio(run, r)} of cuBLAS {prec}"])
-            title = ""
+            name = title = ""
     return table(["chapter", "what it adds", "precision", f"TFLOP/s at {NCU_SIZE}^3",
                   "x cuBLAS (same precision)"], rows, ["---", "---", "---", "---:", "---:"])
 
@@ -372,6 +372,8 @@ def gen_seed000(run, _chapter, _args):
     s = seeds()["seed000"]
     n = s["size"]
     naive = run.default(run.chapters[0], n)
+    if naive is None:
+        return f"(this run has no {n}^3 rows)"
     rows = []
     for b in s["rows"]:
         r = run.variant(b["chapter"], b["variant"], n) if b["variant"] else run.default(b["chapter"], n)
@@ -387,6 +389,8 @@ def gen_seed002(run, _chapter, _args):
     s = seeds()["seed002"]
     n = s["size"]
     base = run.cublas(n, "fp32")
+    if base is None:
+        return f"(this run has no {n}^3 rows)"
     rows = []
     for b in s["rows"]:
         r = run.cublas(n, b["cublas"]) if "cublas" in b else run.default(b["chapter"], n)

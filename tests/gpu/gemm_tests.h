@@ -22,6 +22,13 @@ using Accepts = std::function<bool(const Shape&)>;
 inline bool accepts_all(const Shape&) {
   return true;
 }
+// 16-byte accesses: 4 floats (the float4 chapters, TF32 copies) or 8 halves along K and N.
+inline bool float4_shapes(const Shape& s) {
+  return s.K % 4 == 0 && s.N % 4 == 0;
+}
+inline bool half8_shapes(const Shape& s) {
+  return s.K % 8 == 0 && s.N % 8 == 0;
+}
 
 // Entry points under test: FP32 launchers (FP32 or TF32 math) and FP16-input launchers.
 struct Launcher {
