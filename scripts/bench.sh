@@ -32,6 +32,7 @@ echo "after,$(smi | tr -d ' ')" >> "$out/machine.csv"
 
 if command -v ncu >/dev/null; then
   BUILD_DIR=$build scripts/profile.sh 4096
+  BUILD_DIR=$build scripts/cublas_kernels.sh 4096
 else
   echo "Nsight Compute (ncu) is not installed: no profiler evidence this time."
 fi

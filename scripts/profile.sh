@@ -81,3 +81,4 @@ for t in "${targets[@]}"; do
     python3 scripts/ncu_table.py --collect "$chapter" "${variant:-default}" >> "$raw"
 done
 echo "wrote $raw (${#targets[@]} kernels)"
+

@@ -9,6 +9,7 @@
   summarize.py --check          exit 1, with a diff, when a committed file differs from what
                                 --write would make of the committed reference folder
   summarize.py --ncu-targets    the kernels the READMEs' profiler tables need, one per line
+  summarize.py --one-default-per-precision DIR   PRECISION:CHAPTER:VARIANT, one per precision
 
 A generated section of a README sits between
     <!-- generated: KIND key=value ... -->   and   <!-- end generated -->
@@ -571,7 +572,17 @@ def results_readme(run, rel):
                                     "metrics": "time,clock,registers,occupancy,issue,fma_pipe,fma_share,"
                                                "lds_per_fma,lds_wpi,sts_wpi,lds_conflicts,sts_conflicts,"
                                                "gld_per_req,gst_per_req,dram_tbs,top_stalls"}), ""]
-    pngs = [p for p in ("tflops_4096.png", "tflops_vs_size.png", "roofline.png")
+    kpath = os.path.join(run.dir, f"cublas_kernels_{NCU_SIZE}.csv")
+    if os.path.exists(kpath):
+        ks = load(kpath)
+        out += [f"## Which kernels cuBLAS runs at {NCU_SIZE}^3 (`scripts/profile.sh`)", "",
+                "Every kernel of one cuBLAS call per precision, as Nsight Compute names it; the name "
+                "carries the tile shape and, for some, the pipeline stages.", "",
+                table(["precision", "kernel", "grid", "block", "registers", "smem B", "ms under ncu"],
+                      [[k["precision"].upper(), f"`{k['kernel']}`", k["grid"], k["block"], k["registers"],
+                        k["smem_bytes"], k["time_ms"]] for k in ks],
+                      ["---", "---", "---:", "---:", "---:", "---:", "---:"]), ""]
+    pngs = [p for p in ("tflops_4096.png", "tflops_vs_size.png", "roofline.png", "waves.png")
             if os.path.exists(os.path.join(run.dir, p))]
     if pngs:
         base = os.path.basename(os.path.normpath(run.dir))
@@ -581,6 +592,8 @@ def results_readme(run, rel):
             "- `machine.csv`: nvidia-smi before and after; `sass_summary.txt`: instruction counts from `cuobjdump -sass`.",
             "- `previous_bench.csv`: the run before this one, for the run-to-run comparison.",
             f"- `ncu_{NCU_SIZE}.csv`: `scripts/profile.sh {NCU_SIZE}`, raw metrics of every kernel the READMEs quote.",
+            f"- `cublas_kernels_{NCU_SIZE}.csv`: `scripts/cublas_kernels.sh`, the kernels cuBLAS runs.",
+            "- `ptxas.txt`: registers, stack and spills of every kernel (`nvcc -Xptxas -v` for this GPU).",
             "- `checks/`: the test suite, compute-sanitizer and other logs of the same code."]
     return "\n".join(out) + "\n"
 
@@ -619,6 +632,13 @@ def main(argv):
                   "makes: a number was edited by hand, or the results changed without regenerating.")
             sys.exit(1)
         print(f"every generated section matches {REFERENCE}")
+    elif len(argv) == 3 and argv[1] == "--one-default-per-precision":
+        run = Run(argv[2])  # the last chapter with a default of each precision
+        last = {}
+        for ch in run.chapters:
+            for r in run.defaults(ch, max(run.sizes())):
+                last[r["precision"]] = f"{r['precision']}:{ch}:{r['variant']}"
+        print("\n".join(last.values()))
     elif len(argv) == 2 and argv[1] == "--ncu-targets":
         print("\n".join(ncu_targets()))
     elif len(argv) == 2 and argv[1].endswith(".csv"):
