@@ -2,6 +2,7 @@
 
 #include "device.h"
 #include "gemm_check.h"
+#include "npy.h"
 
 #include <algorithm>
 #include <climits>
@@ -10,8 +11,10 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace gemm {
 
@@ -41,10 +44,85 @@ std::string now_utc() {
   return text;
 }
 
+// A double as JSON: every digit a float or double needs to round-trip (check_npy.py recomputes
+// alpha * A @ B + beta * C from these and must land within 1e-12 of the reference), and null for
+// NaN or Inf, which JSON cannot spell.
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return "null";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The folder of one dump: <dir>/<variant>_<M>x<N>x<K>. The benchmark runner measures several
+// chapters in one process, and two chapters may name a variant alike; the second one seen gets
+// the chapter as a prefix rather than overwrite the first.
+std::string dump_folder(const Options& o, const Measurement& m) {
+  static std::map<std::string, std::string> owner;  // folder name -> the chapter that wrote it
+  std::string name =
+      m.variant + "_" + std::to_string(m.M) + "x" + std::to_string(m.N) + "x" + std::to_string(m.K);
+  if (const auto it = owner.find(name); it != owner.end() && it->second != m.chapter)
+    name = m.chapter + "_" + name;
+  owner.emplace(name, m.chapter);
+  return o.dump + "/" + name;
+}
+
+// Writes what the checked run saw and produced, for scripts/check_npy.py: A and B as the kernel
+// read them (FP16 variants: the rounded __half values), C before and after the launch, the FP64
+// reference the harness compared against, and the harness's tolerance and verdict.
+void dump_checked_run(const Measurement& m, Problem& prob, const Options& o,
+                      const std::vector<float>& c_before) {
+  const std::string dir = dump_folder(o, m);
+  create_folder(dir);
+  const std::size_t M = prob.M, N = prob.N, K = prob.K;
+  if (m.precision == Precision::FP16) {
+    const std::vector<__half> a = prob.A16.to_host(), b = prob.B16.to_host();
+    write_npy(dir + "/A.npy", NpyType::F2, {M, K}, a.data());
+    write_npy(dir + "/B.npy", NpyType::F2, {K, N}, b.data());
+  } else {
+    write_npy(dir + "/A.npy", {M, K}, prob.A.to_host().data());
+    write_npy(dir + "/B.npy", {K, N}, prob.B.to_host().data());
+  }
+  write_npy(dir + "/C_before.npy", {M, N}, c_before.data());
+  write_npy(dir + "/C.npy", {M, N}, prob.C.to_host().data());
+  write_npy(dir + "/ref.npy", {M, N}, prob.reference(m.precision, o.alpha, o.beta).data());
+  std::ostringstream meta;
+  meta << "{\n  \"chapter\": " << json_string(m.chapter)
+       << ",\n  \"variant\": " << json_string(m.variant) << ",\n  \"M\": " << m.M
+       << ",\n  \"N\": " << m.N << ",\n  \"K\": " << m.K
+       << ",\n  \"alpha\": " << json_number(o.alpha) << ",\n  \"beta\": " << json_number(o.beta)
+       << ",\n  \"seed\": " << o.seed
+       << ",\n  \"precision\": " << json_string(to_string(m.precision)) << ",\n  \"reference\": "
+       << json_string(prob.used_cpu_reference() ? "CPU FP64" : "cuBLAS DGEMM")
+       << ",\n  \"rtol\": " << json_number(m.cmp.tol.rtol)
+       << ",\n  \"atol\": " << json_number(m.cmp.tol.atol)
+       << ",\n  \"verdict\": " << json_string(m.cmp.pass ? "PASS" : "FAIL")
+       << ",\n  \"mismatches\": " << m.cmp.mismatches
+       << ",\n  \"worst_ratio\": " << json_number(m.cmp.worst_ratio) << "\n}\n";
+  write_text(dir + "/meta.json", meta.str());
+}
+
 // Runs `launch` once on a reset C and compares C with the FP64 reference; then times it.
 void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_t stream,
                     const std::function<cudaError_t()>& launch) {
   prob.reset_c(o.beta, stream);
+  const bool dump = o.check && !o.dump.empty();
+  std::vector<float> c_before;
+  if (dump) {
+    // reset_c ran on `stream`, which does not synchronize with the legacy default stream that
+    // to_host copies on: wait for it, or the copy could see the previous kernel's C.
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    c_before = prob.C.to_host();
+  }
   if (const cudaError_t err = launch(); err != cudaSuccess) {
     if (err == cudaErrorInvalidValue && !rejection_reason().empty())
       throw Rejected(rejection_reason());
@@ -55,6 +133,8 @@ void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_
     m.checked = true;
     m.cmp = prob.check_c(m.precision, o.alpha, o.beta);
   }
+  // Before the timed launches, which overwrite C (with beta != 0 they accumulate into it).
+  if (dump) dump_checked_run(m, prob, o, c_before);
   m.clock_before_mhz = current_sm_clock_mhz();
   m.time = time_launches([&] { CUDA_CHECK(launch()); }, o.warmup, o.reps, stream);
   m.clock_after_mhz = current_sm_clock_mhz();
@@ -160,6 +240,11 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
         "2^-24*sqrt(K)), atol = rtol*rms(ref)\n",
         prob.used_cpu_reference() ? "CPU" : "cuBLAS DGEMM");
     print_rows(rows, dev);
+    if (!o.dump.empty())
+      std::printf(
+          "dumped each kernel's inputs, C and reference to %s (check: python3 "
+          "scripts/check_npy.py %s)\n",
+          o.dump.c_str(), o.dump.c_str());
     ok &= report_failures(rows, dev);
     if (!o.csv.empty()) append_csv(o.csv, rows, dev, command_line(argc, argv));
   }

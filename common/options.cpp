@@ -44,9 +44,9 @@ Options parse_options(int argc, const char* const* argv) {
       has_value = true;
     }
     static const char* const switches[] = {"--no-check", "--no-cublas", "--help", "-h"};
-    static const char* const valued[] = {"--m",    "-m",     "--n",       "-n",     "--k",
-                                         "-k",     "--size", "--alpha",   "--beta", "--warmup",
-                                         "--reps", "--seed", "--variant", "--csv",  "--sizes"};
+    static const char* const valued[] = {
+        "--m",    "-m",       "--n",    "-n",     "--k",       "-k",    "--size",  "--alpha",
+        "--beta", "--warmup", "--reps", "--seed", "--variant", "--csv", "--sizes", "--dump"};
     const auto known = [&](const auto& list) {
       for (const char* f : list)
         if (flag == f) return true;
@@ -93,6 +93,9 @@ Options parse_options(int argc, const char* const* argv) {
     } else if (flag == "--csv") {
       if (value.empty()) throw UsageError("--csv needs a file name");
       opt.csv = value;
+    } else if (flag == "--dump") {
+      if (value.empty()) throw UsageError("--dump needs a folder name");
+      opt.dump = value;
     } else if (flag == "--no-check") {
       opt.check = false;
     } else if (flag == "--no-cublas") {
@@ -101,6 +104,9 @@ Options parse_options(int argc, const char* const* argv) {
       opt.help = true;
     }
   }
+  // The dump is of the checked run: without the check there is no reference to write.
+  if (!opt.dump.empty() && !opt.check)
+    throw UsageError("--dump writes the checked run, so it cannot go with --no-check");
   return opt;
 }
 
@@ -109,8 +115,11 @@ std::string usage(const std::string& program) {
          " [--size S | --sizes S1,S2,.. | --m M --n N --k K] [--alpha A] [--beta B]\n"
          "       [--variant NAME|all]"
          " [--reps R] [--warmup W] [--seed S] [--no-check] [--no-cublas] [--csv FILE]\n"
+         "       [--dump DIR]\n"
          "  C = alpha * A * B + beta * C, row-major, A is MxK, B is KxN (default 4096^3,\n"
-         "  alpha 1, beta 0, 20 timed reps after 3 warm-ups, checked against an FP64 reference)";
+         "  alpha 1, beta 0, 20 timed reps after 3 warm-ups, checked against an FP64 reference)\n"
+         "  --dump DIR: each checked kernel's A, B, C before and after, and reference as .npy in\n"
+         "  DIR/<variant>_<M>x<N>x<K>/ with meta.json, for scripts/check_npy.py DIR";
 }
 
 }  // namespace gemm

@@ -19,6 +19,7 @@ struct Options {
   std::string variant;     // empty: the chapter's default; "all": every variant
   std::string csv;         // append one row per measured kernel to this file
   std::vector<int> sizes;  // --sizes 256,512: square problems run in turn (overrides m, n, k)
+  std::string dump;        // write each checked kernel's inputs, C and reference as .npy here
   bool help = false;
 };
 

@@ -18,6 +18,15 @@ DIR/ncu_4096.csv (written by scripts/profile.sh), and writes into DIR:
                       clock and NVIDIA's per-SM rates, the memory roof from the measured copy
                       bandwidth, each chapter kernel at its Nsight Compute DRAM intensity and cuBLAS
                       at its compulsory-traffic intensity.
+  waves.png           Waves, from bench.csv alone: top, TFLOP/s against M=N=K of every chapter's
+                      FP32 default (the same colours as tflops_vs_size.png); bottom, bars per
+                      block-tile shape: the share of the GPU's block slots the grid fills, blocks /
+                      (waves x slots), with slots = SMs x blocks per SM and waves = ceil(blocks /
+                      slots); the number on a bar is blocks / slots before rounding up. The block
+                      tile BM x BN comes from the variant name ("128x128x8_8x8" and 01's "8x32":
+                      BM x BN; "tile32": 32 x 32); chapters whose names do not parse are left out.
+                      Sizes where the fastest of these kernels runs below half its best rate get
+                      their own pair of panels on the left (own linear y), so they stay readable.
 
 Nothing about the chapters is written here: they, their order (by name) and their precisions come
 from the table=="sizes" rows of bench.csv, so a new chapter folder shows up in every plot. Rows of
@@ -28,6 +37,7 @@ on the input (fixed figure sizes and dpi, no software version or date embedded).
 import csv
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 
@@ -405,6 +415,117 @@ def roofline(series, cublas, ceilings, rows, d, gpu):
     plt.close(fig)
 
 
+def block_tile(variant):
+    """(BM, BN) of C that one block computes, read from a variant's name, or None.
+
+    The names come from common/variants.h: "BMxBNxBK_TMxTN" (03 on), "BXxBY" (01: one thread per
+    output, so the thread block is the tile) and "tileT" (02)."""
+    m = re.fullmatch(r"(\d+)x(\d+)(?:x\d+_\d+x\d+)?", variant or "")
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = re.fullmatch(r"tile(\d+)", variant or "")
+    return (int(m.group(1)),) * 2 if m else None
+
+
+def chapter_span(names):
+    """The chapters in a legend line: whole names for up to two, else their NN prefixes."""
+    prefixes = [re.match(r"(\d+)_", n) for n in names]
+    if len(names) <= 2 or not all(prefixes):
+        return ", ".join(names)
+    return "chapters " + ", ".join(m.group(1) for m in prefixes)
+
+
+def waves(series, d, gpu):
+    # FP32 defaults whose block tile parses and whose rows say how many blocks an SM holds.
+    picked = []  # (series, (BM, BN), blocks per SM, SMs)
+    for s in series:
+        if s.precision != "fp32" or not s.rows:
+            continue
+        r = next(iter(s.rows.values()))
+        tile, per_sm, sms = block_tile(r.get("variant")), num(r, "blocks_per_sm"), num(r, "sms")
+        if tile and per_sm and sms:
+            picked.append((s, tile, int(per_sm), int(sms)))
+    if not picked:
+        print("plot.py: no FP32 chapter with a parsable block tile, so no waves.png",
+              file=sys.stderr)
+        return
+    groups = {}  # one bar colour per wave geometry: (BM, BN, blocks per SM, SMs) -> its series
+    for s, tile, per_sm, sms in picked:
+        groups.setdefault((*tile, per_sm, sms), []).append(s)
+
+    sizes = sorted({z for s, *_ in picked for z in s.rows})
+    best = {s.chapter: max(s.tflops(z) or 0 for z in s.rows) for s, *_ in picked}
+    top = max(best.values())
+    # Sizes where even the fastest kernel is below half the best rate: their own panels, own y.
+    small = [z for z in sizes
+             if max((s.tflops(z) or 0) for s, *_ in picked if z in s.rows) < top / 2]
+    cols = [c for c in (small, [z for z in sizes if z not in small]) if c]
+    fig, axes = plt.subplots(2, len(cols), figsize=(14, 9), layout="constrained", squeeze=False,
+                             gridspec_kw={"width_ratios": [len(c) for c in cols],
+                                          "height_ratios": [1.1, 1]})
+    fig.get_layout_engine().set(rect=(0, 0.08, 1, 0.92))  # room for the footnote
+    shades = ["#b0b0b0", "#707070", "#303030", "#d8d8d8"]
+    hatches = ["", "//", "..", "xx"]
+    width = 0.8 / len(groups)
+    for j, col in enumerate(cols):
+        pos = {z: i for i, z in enumerate(col)}
+        ax = axes[0, j]
+        for s, *_ in picked:
+            pts = sorted((pos[z], s.tflops(z)) for z in s.rows if z in pos)
+            ax.plot(*zip(*pts), color=s.colour, marker=s.marker, markersize=5, linewidth=1.6,
+                    label=s.label)
+        ax.set_ylim(0, max(s.tflops(z) or 0 for s, *_ in picked for z in s.rows if z in pos) * 1.12)
+        ax.set_ylabel("TFLOP/s (linear scale)")
+        part = (" (small sizes, own y scale)" if col is small else " (larger sizes)") \
+            if len(cols) > 1 else ""
+        ax.set_title("TFLOP/s" + part, fontsize=10)
+        ax = axes[1, j]
+        for g, ((bm, bn, per_sm, sms), members) in enumerate(groups.items()):
+            slots = sms * per_sm
+            chapters = [s.chapter for s in members]
+            run = [z for z in col if any(z in s.rows for s in members)]
+            for z in run:
+                blocks = math.ceil(z / bm) * math.ceil(z / bn)
+                w = math.ceil(blocks / slots)
+                fill = blocks / (w * slots)
+                x = pos[z] + (g - (len(groups) - 1) / 2) * width
+                ax.bar(x, fill, width=width * 0.95, color=shades[g % len(shades)],
+                       hatch=hatches[g % len(hatches)], edgecolor="black", linewidth=0.6,
+                       label=(f"{bm}x{bn} tile, {per_sm} blocks/SM x {sms} SMs = {slots} slots\n"
+                              f"{chapter_span(chapters)}") if z == run[0] else None)
+                q = blocks / slots
+                ax.text(x, fill + 0.02, f"{q:.2f}" if q >= 0.1 else f"{q:.3f}", rotation=90,
+                        ha="center", va="bottom", fontsize=7.5)
+        ax.set_ylim(0, 1.32)
+        ax.set_ylabel("blocks / (waves x slots)")
+        ax.set_title("block slots filled, averaged over the waves"
+                     + part.replace(", own y scale", ""), fontsize=10)
+        for ax in axes[:, j]:
+            ax.set_xticks(range(len(col)))
+            ax.set_xticklabels([str(z) for z in col])
+            ax.set_xlim(-0.5, len(col) - 0.5)
+            ax.grid(axis="y", alpha=0.3)
+            ax.set_axisbelow(True)
+        axes[1, j].set_xlabel("M = N = K (evenly spaced columns, not to scale)")
+    axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False,
+                       title="FP32 default kernel", title_fontsize=9)
+    axes[1, -1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False,
+                       title="block tile (from the variant name)", title_fontsize=9)
+    fig.suptitle(f"{gpu}: TFLOP/s against size, and how full the last wave of blocks is")
+    foot = ["Bars: blocks / (waves x slots), with blocks = ceil(M / BM) x ceil(N / BN), "
+            "slots = SMs x blocks per SM (bench.csv columns sms, blocks_per_sm), "
+            "waves = ceil(blocks / slots).",
+            "Number on a bar: blocks / slots, the waves before rounding up. A bar at 1: every wave "
+            "full; below 1: the last wave (or the only one) leaves slots idle. Assumes every block "
+            "takes the same time."]
+    if len(cols) > 1:
+        foot.append("Left panels (own y scale): the sizes at which the fastest of these kernels "
+                    "runs below half of its best rate.")
+    fig.text(0.01, 0.01, "\n".join(foot), fontsize=8.5, ha="left", va="bottom")
+    fig.savefig(os.path.join(d, "waves.png"), **SAVE)
+    plt.close(fig)
+
+
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
@@ -416,7 +537,8 @@ def main(argv):
     bar_4096(series, cublas, d, gpu)
     by_size(series, cublas, d, gpu)
     roofline(series, cublas, ceilings, rows, d, gpu)
-    print(f"plot.py: wrote tflops_4096.png, tflops_vs_size.png and roofline.png in {d}")
+    waves(series, d, gpu)
+    print(f"plot.py: wrote tflops_4096.png, tflops_vs_size.png, roofline.png and waves.png in {d}")
 
 
 if __name__ == "__main__":

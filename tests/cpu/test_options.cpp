@@ -84,6 +84,17 @@ TEST_CASE("the usage line names every flag", "[options]") {
   const std::string u = gemm::usage("01_naive");
   for (const char* flag :
        {"--size", "--sizes", "--m", "--n", "--k", "--alpha", "--beta", "--variant", "--reps",
-        "--warmup", "--seed", "--no-check", "--no-cublas", "--csv"})
+        "--warmup", "--seed", "--no-check", "--no-cublas", "--csv", "--dump"})
     CHECK(u.find(flag) != std::string::npos);
+}
+
+TEST_CASE("the --dump flag takes a folder for the numpy cross-check", "[options]") {
+  CHECK(parse({}).dump.empty());
+  CHECK(parse({"--dump", "/tmp/d"}).dump == "/tmp/d");
+  CHECK(parse({"--dump=out/dumps", "--size", "64"}).dump == "out/dumps");
+  CHECK(error_of({"--dump"}) == "--dump needs a value");
+  CHECK(error_of({"--dump="}) == "--dump needs a folder name");
+  CHECK(error_of({"--dump", "d", "--no-check"}) ==
+        "--dump writes the checked run, so it cannot go with --no-check");
+  CHECK(gemm::usage("01_naive").find("--dump DIR") != std::string::npos);
 }

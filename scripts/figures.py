@@ -1,0 +1,1193 @@
+#!/usr/bin/env python3
+"""Each chapter's figure, drawn from its own kernel.cu.
+
+usage: python3 scripts/figures.py [--force]   (re)draw NN_*/figure.png where stale
+       python3 scripts/figures.py --check     exit 1, naming each chapter whose figure is stale
+
+Every folder NN_*/ with a kernel.cu is a chapter. Its figure shows what the chapter changes, and
+is drawn from the kernel's own tile parameters: the default template arguments at the bottom of
+kernel.cu (`return sgemm_launch<128, 128, 8, 8, 8>(...)` inside `sgemm()` / `hgemm()`), named by
+the launcher's template parameter list. Index mappings (thread -> output, tile loads, swizzle,
+C columns, warp tiles) are re-implemented below, each next to the kernel.cu line it mirrors, and
+the script only draws a chapter whose kernel.cu still contains those lines: the "family" of a
+kernel is recognised from its code, never from its folder name. A chapter of no known family
+gets no figure and a one-line note.
+
+PNG bytes differ between matplotlib versions, so regenerating must not depend on them. For each
+chapter the script computes a signature, the sha256 of a canonical JSON of everything the figure
+is drawn from (family, parsed parameters, computed mappings and schedules, FIGURE_VERSION), and
+keeps it in scripts/figures.json with the parameters. A PNG is rewritten only when its signature
+differs from the manifest, the PNG is missing, or --force is given; otherwise nothing is written.
+--check needs only the standard library: it recomputes the signatures and says, per chapter, what
+changed since the committed figure (e.g. "kernel parameters changed (BK 8 -> 16)").
+"""
+import glob
+import hashlib
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANIFEST = os.path.join(ROOT, "scripts", "figures.json")
+FIGURE = "figure.png"
+# Bump when a drawing changes in a way the data below does not capture (layout, colours, text).
+FIGURE_VERSION = 1
+REGEN = "run python3 scripts/figures.py"
+
+# ---------------------------------------------------------------------------------------------
+# Reading kernel.cu
+
+
+def code_of(path):
+    """kernel.cu without comments, whitespace collapsed to single spaces."""
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
+    src = re.sub(r"//[^\n]*", " ", src)
+    return re.sub(r"\s+", " ", src)
+
+
+def has(code, pattern):
+    """pattern: a code fragment with single spaces; matched whitespace-insensitively."""
+    parts = [re.escape(p) for p in pattern.split()]
+    return re.search(r"\s*".join(parts), code) is not None
+
+
+def launchers(code):
+    """{entry: {param: value}} from `cudaError_t sgemm(...) { return NAME<args>(...); }` and the
+    template parameter list of NAME (`template <int BM, int BN> cudaError_t NAME(`)."""
+    out = {}
+    for entry, name, args in re.findall(
+            r"cudaError_t (sgemm|hgemm) ?\([^)]*\) ?\{ ?return (\w+) ?<([^<>]*)> ?\(", code):
+        m = re.search(r"template ?<([^<>]*)> ?cudaError_t " + name + r" ?\(", code)
+        if not m:
+            continue
+        names = [p.split()[-1] for p in m.group(1).split(",")]
+        values = [a.strip() for a in args.split(",")]
+        if len(names) != len(values):
+            continue
+        out[entry] = {"launcher": name,
+                      **{n: int(v) if re.fullmatch(r"\d+", v) else v for n, v in zip(names, values)}}
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernels' index mappings, in Python. Each mirrors the kernel.cu line quoted beside it; the
+# families below only accept a kernel.cu that still contains that line.
+
+WARP = 32
+BANKS = 32
+LINE_FLOATS = 128 // 4  # one 128-byte line of floats
+SECTOR_FLOATS = 32 // 4  # one 32-byte sector
+
+
+def tile_load_rc(i, BK):
+    """A-tile load of float4 number i (i = tid + pass * NUM_THREADS), 03-07 sgemm_kernel:
+    `const int r = i / (BK / 4), c = i % (BK / 4) * 4;` -> row r of the tile, columns c..c+3."""
+    return i // (BK // 4), i % (BK // 4) * 4
+
+
+def swizzle(k, m, BK):
+    """05-07 `swizzle<BK>(k, m)`: `return m ^ ((k / 4) * (128 / BK));`"""
+    return m ^ ((k // 4) * (128 // BK))
+
+
+def thread_rc(tid, BN, TN):
+    """03-07 sgemm_kernel: `thread_row = tid / (BN / TN)`, `thread_col = tid % (BN / TN)`."""
+    return tid // (BN // TN), tid % (BN // TN)
+
+
+def c_col_adjacent(thread_col, j, BN, TN):
+    """03-05 epilogue: `const int col = block_col + thread_col * TN + j;` (minus block_col)."""
+    return thread_col * TN + j
+
+
+def c_col_grouped(thread_col, j, BN, TN):
+    """06-07 epilogue: `const int col = block_col + thread_col * 4 + j * (BN / TN);`"""
+    return thread_col * 4 + j * (BN // TN)
+
+
+def warp_rc(warp_id, BN, WN):
+    """08 gemm_kernel: `warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);`"""
+    return warp_id // (BN // WN), warp_id % (BN // WN)
+
+
+def conflict_degree(addresses):
+    """Shared-memory wavefronts of one warp-wide scalar access: the most distinct 4-byte words
+    that fall in one bank (equal words are a broadcast)."""
+    per_bank = {}
+    for a in addresses:
+        per_bank.setdefault(a % BANKS, set()).add(a)
+    return max(len(s) for s in per_bank.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Families: recognised from kernel.cu, each with the model (the data its figure is drawn from)
+
+REG_COMMON = [  # the 03-07 register-tiled kernel
+    "const int thread_row = tid / (BN / TN);",
+    "const int thread_col = tid % (BN / TN);",
+    "const int i = tid + pass * NUM_THREADS;",
+    "const int r = i / (BK / 4), c = i % (BK / 4) * 4;",
+]
+SWIZZLE_FN = "int swizzle(int k, int m) { return m ^ ((k / 4) * (128 / BK)); }"
+COL_ADJACENT = "const int col = block_col + thread_col * TN + j;"
+COL_GROUPED = "const int col = block_col + thread_col * 4 + j * (BN / TN);"
+
+FAMILIES = [
+    # (family, launcher template parameters, code that must be present, code that must be absent)
+    ("naive", ["BM", "BN"],
+     ["const int row = blockIdx.y * BM + threadIdx.y;",
+      "const int col = blockIdx.x * BN + threadIdx.x;",
+      "acc += A[row * K + k] * B[k * N + col];", "const dim3 block(BN, BM);"], []),
+    ("smem_tiling", ["TILE"],
+     ["As[ty][tx] = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f;",
+      "Bs[ty][tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f;",
+      "acc += As[ty][k] * Bs[k][tx];", "const dim3 block(TILE, TILE);"], []),
+    ("register_tiling", ["BM", "BN", "BK", "TM", "TN"],
+     REG_COMMON + ["__shared__ float As[BM][BK];", "a_frag[i] = As[thread_row * TM + i][k];",
+                   "b_frag[j] = v.x", "acc[i][j] += a_frag[i] * b_frag[j];", COL_ADJACENT],
+     ["As_T"]),
+    ("transposed_A", ["BM", "BN", "BK", "TM", "TN"],
+     REG_COMMON + ["__shared__ float As_T[BK][BM];", "As_T[c + 0][r] = v.x;",
+                   "gemm::load_float4(&As_T[k][thread_row * TM + i]);", COL_ADJACENT],
+     ["swizzle"]),
+    ("swizzle", ["BM", "BN", "BK", "TM", "TN"],
+     REG_COMMON + [SWIZZLE_FN, "__shared__ float As_T[BK][BM];",
+                   "As_T[c + 0][swizzle<BK>(c + 0, r)] = v.x;", COL_ADJACENT], []),
+    ("coalesced_store", ["BM", "BN", "BK", "TM", "TN"],
+     REG_COMMON + [SWIZZLE_FN, "__shared__ float As_T[BK][BM];",
+                   "As_T[c + 0][swizzle<BK>(c + 0, r)] = v.x;", COL_GROUPED,
+                   "gemm::load_float4(&Bs[k][thread_col * 4 + j * (BN / TN)]);"], []),
+    ("double_buffer", ["BM", "BN", "BK", "TM", "TN"],
+     REG_COMMON + [SWIZZLE_FN, "__shared__ float As_T[2][BK][BM];", "__shared__ float Bs[2][BK][BN];",
+                   "As_T[stage][c + 0][swizzle<BK>(c + 0, r)] = v.x;", COL_GROUPED,
+                   "if (has_next) load_tile(k0 + BK);", "if (has_next) store_tile(stage ^ 1);"],
+     []),
+    ("wmma", ["T", "BM", "BN", "BK", "WM", "WN", "STAGES"],
+     ["const int warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);",
+      "constexpr int FM = WM / 16, FN = WN / 16;",
+      "wmma::fragment<wmma::accumulator, 16, 16, MMA_K, float> acc[FM][FN];",
+      "wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);",
+      "const dim3 block((BM / WM) * (BN / WN) * 32);"], []),
+]
+
+
+def family_of(code, launch):
+    entry = launch.get("sgemm") or launch.get("hgemm")
+    if entry is None:
+        return None
+    names = [k for k in entry if k != "launcher"]
+    for fam, params, present, absent in FAMILIES:
+        if names == params and all(has(code, p) for p in present) and \
+                not any(a in code for a in absent):
+            return fam
+    return None
+
+
+def mma_k(code):
+    """08's `MmaShape<T>::K` per input type: `struct MmaShape<__half> { static constexpr int K = 16;`"""
+    return {t: int(k) for t, k in
+            re.findall(r"struct MmaShape ?< ?([\w:]+) ?> ?\{ ?static constexpr int K = (\d+);", code)}
+
+
+# Example problem for addresses (01): any size with N and K multiples of 32 gives the same picture.
+EXAMPLE_NK = 4096
+
+
+def model_naive(p):
+    BM, BN = p["BM"], p["BN"]
+    # 01 sgemm_kernel: row = blockIdx.y * BM + threadIdx.y, col = blockIdx.x * BN + threadIdx.x,
+    # block(BN, BM): linear thread id = threadIdx.y * BN + threadIdx.x, warp = id / 32.
+    owner = [[[r // BM, c // BN, (r % BM * BN + c % BN) // WARP] for c in range(2 * BN)]
+             for r in range(2 * BM)]
+    lanes = []
+    for lane in range(min(WARP, BM * BN)):  # warp 0 of block (0, 0), k = 0
+        ty, tx = lane // BN, lane % BN
+        row, col, k = ty, tx, 0
+        lanes.append({"A": row * EXAMPLE_NK + k, "B": k * EXAMPLE_NK + col,
+                      "C": row * EXAMPLE_NK + col})
+    return {"owner": owner, "warp0": lanes, "nk": EXAMPLE_NK}
+
+
+SHOW_K_TILES = 6  # 02: k-tiles drawn along K
+SHOW_TILE = 2  # 02: the k-tile being computed
+
+
+def model_smem(p):
+    TILE = p["TILE"]
+    k = 5 % TILE
+    lanes = []
+    for lane in range(min(WARP, TILE * TILE)):  # warp 0: threadIdx.y = lane / TILE
+        ty, tx = lane // TILE, lane % TILE
+        lanes.append({"As": ty * TILE + k, "Bs": k * TILE + tx})  # As[ty][k], Bs[k][tx]
+    return {"k": k, "warp0": lanes, "k_tiles": SHOW_K_TILES, "tile": SHOW_TILE,
+            "As_wavefronts": conflict_degree([l["As"] for l in lanes]),
+            "Bs_wavefronts": conflict_degree([l["Bs"] for l in lanes])}
+
+
+def model_register(p):
+    BM, BN, TM, TN = p["BM"], p["BN"], p["TM"], p["TN"]
+    threads = (BM // TM) * (BN // TN)
+    grid = [[None] * (BN // TN) for _ in range(BM // TM)]
+    for tid in range(threads):
+        tr, tc = thread_rc(tid, BN, TN)
+        grid[tr][tc] = [tid // WARP, tid % WARP]
+    return {"threads": threads, "grid": grid}
+
+
+def model_transposed(p):
+    BM, BN, BK, TM, TN = (p[k] for k in ("BM", "BN", "BK", "TM", "TN"))
+    tid = BN // TN  # the first thread of thread_row 1
+    tr, _ = thread_rc(tid, BN, TN)
+    k = 3 % BK
+    ms = [tr * TM + i for i in range(TM)]
+    # 03: a_frag[i] = As[thread_row * TM + i][k];  04: float4 loads of As_T[k][thread_row * TM + i]
+    return {"tid": tid, "thread_row": tr, "k": k, "m": ms,
+            "As_addr": [m * BK + k for m in ms], "As_T_addr": [k * BM + m for m in ms],
+            "As_T_float4": sorted({(k * BM + m) // 4 for m in ms})}
+
+
+def a_store_banks(p, swizzled):
+    """Warp 0, pass 0 of the A-tile store: per lane its (m, k) and, for the four scalar stores
+    As_T[c + q][...] (q = 0..3), the bank. Unswizzled is 04's `As_T[c + q][r]`, swizzled 05's
+    `As_T[c + q][swizzle<BK>(c + q, r)]`."""
+    BM, BK = p["BM"], p["BK"]
+    lanes = []
+    for tid in range(WARP):
+        r, c = tile_load_rc(tid, BK)
+        col = [swizzle(c + q, r, BK) if swizzled else r for q in range(4)]
+        lanes.append({"m": r, "k": c, "addr": [(c + q) * BM + col[q] for q in range(4)]})
+    banks = [[l["addr"][q] % BANKS for l in lanes] for q in range(4)]
+    degree = [conflict_degree([l["addr"][q] for l in lanes]) for q in range(4)]
+    return {"m": [l["m"] for l in lanes], "k": [l["k"] for l in lanes], "banks": banks,
+            "wavefronts": degree}
+
+
+def model_swizzle(p):
+    return {"before": a_store_banks(p, False), "after": a_store_banks(p, True)}
+
+
+def c_store_lines(p, col_of):
+    """Warp 0's float4 stores of C, one per (i = 0, j): per store the (row, first column) of each
+    lane in the block tile, the 128-byte lines and 32-byte sectors written, and whether every
+    sector it touches is written whole."""
+    BN, TM, TN = p["BN"], p["TM"], p["TN"]
+    stores = []
+    for j in range(0, TN, 4):
+        lanes = []
+        for tid in range(WARP):
+            tr, tc = thread_rc(tid, BN, TN)
+            lanes.append([tr * TM, col_of(tc, j, BN, TN)])  # i = 0
+        floats = {(r, c + e) for r, c in lanes for e in range(4)}
+        lines = {(r, c // LINE_FLOATS) for r, c in floats}
+        sectors = {}
+        for r, c in floats:
+            sectors.setdefault((r, c // SECTOR_FLOATS), set()).add(c)
+        whole = sum(len(s) == SECTOR_FLOATS for s in sectors.values())
+        stores.append({"j": j, "lanes": lanes, "lines": len(lines), "sectors": len(sectors),
+                       "whole_sectors": whole})
+    return stores
+
+
+def model_coalesced(p):
+    return {"before": c_store_lines(p, c_col_adjacent), "after": c_store_lines(p, c_col_grouped)}
+
+
+# 07: schematic timing, in arbitrary units: a global load's latency is fixed, the FMAs of a
+# k-tile grow with BK * TM * TN; a register -> shared store and a barrier cost a little.
+SHOW_K = 64  # the stretch of K drawn: SHOW_K / BK k-tiles
+LOAD_LATENCY = 4.0
+FMA_UNIT = 128  # FMAs per thread per unit of time
+STORE_TIME = 0.6
+BARRIER_TIME = 0.4
+
+
+def model_double_buffer(p):
+    BK, TM, TN = p["BK"], p["TM"], p["TN"]
+    n = max(1, SHOW_K // BK)
+    C = BK * TM * TN / FMA_UNIT
+    L, S, B = LOAD_LATENCY, STORE_TIME, BARRIER_TIME
+    # 06's loop: load tile (wait), store, barrier, FMAs, barrier.
+    one, t = [], 0.0
+    for k in range(n):
+        one += [["load", k, t, t + L], ["store", k, t + L, t + L + S]]
+        t += L + S
+        one.append(["barrier", k, t, t + B])
+        t += B
+        one.append(["fma", k, t, t + C])
+        t += C
+        one.append(["barrier", k, t, t + B])
+        t += B
+    # 07's loop: load_tile(0), store_tile(0), barrier; then per tile: load_tile(t+1) issued,
+    # FMAs of tile t, store_tile(other stage) once the loads have landed, one barrier.
+    two = [["load", 0, 0.0, L], ["store", 0, L, L + S], ["barrier", 0, L + S, L + S + B]]
+    t = L + S + B
+    for k in range(n):
+        two.append(["fma", k, t, t + C])
+        end = t + C
+        if k + 1 < n:
+            two.append(["load", k + 1, t, t + L])
+            end = max(t + C, t + L)
+            two.append(["store", k + 1, end, end + S])
+            end += S
+        two.append(["barrier", k, end, end + B])
+        t = end + B
+    rnd = lambda ev: [[e[0], e[1], round(e[2], 6), round(e[3], 6)] for e in ev]
+    return {"k_tiles": n, "show_k": n * BK, "one_stage": rnd(one), "two_stages": rnd(two),
+            "units": {"load": L, "fma": round(C, 6), "store": S, "barrier": B}}
+
+
+def model_wmma(p, code):
+    shapes = mma_k(code)
+    tiles = {}
+    for entry, q in p.items():
+        if entry not in ("sgemm", "hgemm"):
+            continue
+        BM, BN, WM, WN = q["BM"], q["BN"], q["WM"], q["WN"]
+        warps = (BM // WM) * (BN // WN)
+        tiles[entry] = {"warps": [list(warp_rc(w, BN, WN)) for w in range(warps)],
+                        "FM": WM // 16, "FN": WN // 16}
+    return {"mma_k": shapes, "tiles": tiles}
+
+
+def model(family, params, code):
+    p = params.get("sgemm") or params.get("hgemm")
+    if family == "naive":
+        return model_naive(p)
+    if family == "smem_tiling":
+        return model_smem(p)
+    if family == "register_tiling":
+        return model_register(p)
+    if family == "transposed_A":
+        return model_transposed(p)
+    if family == "swizzle":
+        return model_swizzle(p)
+    if family == "coalesced_store":
+        return model_coalesced(p)
+    if family == "double_buffer":
+        return model_double_buffer(p)
+    if family == "wmma":
+        return model_wmma(params, code)
+    raise ValueError(family)
+
+
+# ---------------------------------------------------------------------------------------------
+# Chapters, signatures, manifest
+
+
+def chapters():
+    for d in sorted(glob.glob(os.path.join(ROOT, "[0-9][0-9]_*", ""))):
+        if os.path.isfile(os.path.join(d, "kernel.cu")):
+            yield os.path.basename(os.path.dirname(d)), d
+
+
+def describe(name, d):
+    """(record, note): record = everything the figure is drawn from, with its signature."""
+    code = code_of(os.path.join(d, "kernel.cu"))
+    launch = launchers(code)
+    fam = family_of(code, launch)
+    if fam is None:
+        return None, f"{name}: no figure (its kernel is of no family scripts/figures.py draws)"
+    params = {e: {k: v for k, v in q.items()} for e, q in sorted(launch.items())}
+    if fam == "wmma":
+        params["mma_k"] = mma_k(code)
+    else:
+        params = {"sgemm": params["sgemm"]}
+    try:
+        data = model(fam, params, code)
+    except (ArithmeticError, KeyError, IndexError, ValueError) as e:
+        return None, (f"{name}: no figure (the {fam} figure cannot be drawn from "
+                      f"{params_text(params)}: {type(e).__name__})")
+    canon = json.dumps({"chapter": name, "version": FIGURE_VERSION, "family": fam,
+                        "params": params, "data": data}, sort_keys=True, separators=(",", ":"))
+    return {"family": fam, "params": params, "figure_version": FIGURE_VERSION,
+            "signature": hashlib.sha256(canon.encode()).hexdigest(), "data": data}, None
+
+
+def params_text(params):
+    return ", ".join(f"{k} {v}" for k, v in flat(params).items())
+
+
+def stale_family(name, old):
+    return (f"{name}: kernel.cu no longer matches the {old['family']} figure (its code changed "
+            f"past what scripts/figures.py recognises); update scripts/figures.py")
+
+
+def manifest_entry(rec):
+    return {k: rec[k] for k in ("family", "figure_version", "params", "signature")}
+
+
+def read_manifest():
+    try:
+        with open(MANIFEST, encoding="utf-8") as f:
+            return json.load(f).get("chapters", {})
+    except FileNotFoundError:
+        return {}
+
+
+def flat(params):
+    """{'BK': 8} for a single sgemm launcher, {'sgemm BK': 32, 'hgemm BK': 32, ..} otherwise."""
+    out = {}
+    single = list(params) == ["sgemm"]
+    for entry, q in params.items():
+        for k, v in q.items():
+            if k != "launcher":
+                out[k if single else f"{entry} {k}"] = v
+    return out
+
+
+def what_changed(old, new):
+    if old.get("family") != new["family"]:
+        return f"kernel changed (figure family {old.get('family')} -> {new['family']})"
+    a, b = flat(old.get("params", {})), flat(new["params"])
+    diffs = [f"{k} {a.get(k, 'none')} -> {b.get(k, 'none')}"
+             for k in list(b) + [k for k in a if k not in b] if a.get(k) != b.get(k)]
+    if diffs:
+        return f"kernel parameters changed ({', '.join(diffs)})"
+    if old.get("figure_version") != new["figure_version"]:
+        return (f"scripts/figures.py draws it differently now (figure version "
+                f"{old.get('figure_version')} -> {new['figure_version']})")
+    return "what the figure is drawn from changed"
+
+
+def check():
+    committed = read_manifest()
+    problems, seen, drawn = [], set(), 0
+    for name, d in chapters():
+        seen.add(name)
+        rec, note = describe(name, d)
+        old = committed.get(name)
+        if rec is None:
+            if old is not None:
+                problems.append(stale_family(name, old))
+            else:
+                print(f"figures.py: {note}")
+            continue
+        drawn += 1
+        if old is None:
+            problems.append(f"{name}: has no figure yet; {REGEN}")
+        elif old.get("signature") != rec["signature"]:
+            problems.append(f"{name}: {what_changed(old, rec)}; {REGEN}")
+        elif not os.path.isfile(os.path.join(d, FIGURE)):
+            problems.append(f"{name}: {FIGURE} is missing; {REGEN}")
+    for name in sorted(set(committed) - seen):
+        problems.append(f"{name}: has a figure entry in scripts/figures.json but no chapter "
+                        f"folder; {REGEN}")
+    for p in problems:
+        print(p)
+    if not problems:
+        print(f"figures.py: every figure matches its kernel ({drawn} chapters with a figure)")
+    return 1 if problems else 0
+
+
+def write(force):
+    committed = read_manifest()
+    entries, wrote, failed = {}, [], False
+    for name, d in chapters():
+        rec, note = describe(name, d)
+        if rec is None:
+            if name in committed:  # it had a figure: keep the entry, so --check keeps failing
+                print(stale_family(name, committed[name]), file=sys.stderr)
+                entries[name] = committed[name]
+                failed = True
+            else:
+                print(f"figures.py: {note}")
+            continue
+        entries[name] = manifest_entry(rec)
+        png = os.path.join(d, FIGURE)
+        old = committed.get(name, {})
+        if force or old.get("signature") != rec["signature"] or not os.path.isfile(png):
+            draw(name, rec, png)
+            wrote.append(os.path.relpath(png, ROOT))
+    text = json.dumps({"about": "written by scripts/figures.py: per chapter, the parameters "
+                                "and the signature of what its figure.png was drawn from",
+                       "chapters": entries}, indent=2, sort_keys=True) + "\n"
+    old_text = open(MANIFEST, encoding="utf-8").read() if os.path.isfile(MANIFEST) else None
+    if text != old_text:
+        with open(MANIFEST, "w", encoding="utf-8") as f:
+            f.write(text)
+        wrote.append(os.path.relpath(MANIFEST, ROOT))
+    print("figures.py: wrote " + ", ".join(wrote) if wrote else "figures.py: nothing to do")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing (matplotlib only from here on)
+
+WIDTH = 10.0  # inches; at DPI 100 a figure is 1000 px wide
+DPI = 100
+SAVE = {"dpi": DPI, "metadata": {"Software": None}}  # no version string in the PNG
+BLUE, ORANGE, GREEN, RED, PURPLE = "#4878b0", "#e49a2e", "#4f9d5a", "#c44e52", "#8172b3"
+GREY, LIGHT, DARK = "#b8b8b8", "#ececec", "#333333"
+BLOCK_HUES = [BLUE, ORANGE, GREEN, PURPLE]
+
+
+def mpl():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("figures.py: matplotlib is not installed (pip install matplotlib); "
+                 "--check works without it")
+    plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "figure.titlesize": 13})
+    return plt
+
+
+def lighten(colour, f):
+    from matplotlib.colors import to_rgb
+    r, g, b = to_rgb(colour)
+    return (r + (1 - r) * f, g + (1 - g) * f, b + (1 - b) * f)
+
+
+def rect(ax, x, y, w, h, fc, ec="white", lw=0.6, **kw):
+    from matplotlib.patches import Rectangle
+    ax.add_patch(Rectangle((x, y), w, h, facecolor=fc, edgecolor=ec, linewidth=lw, **kw))
+
+
+def bare(ax):
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for s in ax.spines.values():
+        s.set_visible(False)
+
+
+def params_line(rec):
+    entries = {e: {k: v for k, v in rec["params"][e].items() if k != "launcher"}
+               for e in ("sgemm", "hgemm") if e in rec["params"]}
+    if len(entries) == 1:
+        return "  ".join(f"{k} = {v}" for k, v in next(iter(entries.values())).items())
+    keys = list(next(iter(entries.values())))
+    same = [k for k in keys if len({str(q.get(k)) for q in entries.values()}) == 1]
+    line = "  ".join(f"{k} = {entries['sgemm'][k]}" for k in same)
+    differ = ", ".join(f"{e}: " + " ".join(f"{k} = {q.get(k)}" for k in keys if k not in same)
+                       for e, q in entries.items())
+    return f"{line}  ({differ})" if differ else line
+
+
+def header(fig, name, title, rec, y=0.975):
+    fig.suptitle(f"{name}: {title}", y=y, fontweight="bold")
+    line = "drawn by scripts/figures.py from kernel.cu:  " + params_line(rec)
+    if len(line) > 150:  # two launchers that differ: the differences on a line of their own
+        line = line.replace("  (", "\n(", 1)
+    fig.text(0.5, y - 0.04, line, ha="center", va="top", fontsize=9, color="#555555")
+
+
+def lane_map(ax, y, addrs, ld, matrix, verdict, colour):
+    """The lanes on top, the 128-byte lines they touch below (up to 4), a line per lane.
+    Returns the width drawn, in floats."""
+    lines = sorted({a // LINE_FLOATS for a in addrs})[:4]
+    gap = 3
+    width = len(lines) * LINE_FLOATS + (len(lines) - 1) * gap
+    cell_x = {}
+    for n, ln in enumerate(lines):
+        x0 = n * (LINE_FLOATS + gap)
+        for e in range(LINE_FLOATS):
+            a = ln * LINE_FLOATS + e
+            cell_x[a] = x0 + e
+            rect(ax, x0 + e, y, 1, 1, colour if a in addrs else LIGHT, ec="white")
+        rect(ax, x0, y, LINE_FLOATS, 1, "none", ec=DARK, lw=1.2)
+        first = ln * LINE_FLOATS
+        ax.text(x0 + LINE_FLOATS / 2, y - 0.25,
+                f"{matrix}[{first // ld}][{first % ld}..{first % ld + LINE_FLOATS - 1}]"
+                + ("  (one 128-byte line)" if len(lines) == 1 else ""),
+                ha="center", va="top", fontsize=8.5)
+    scale = width / len(addrs)
+    for lane, a in enumerate(addrs):
+        lx = (lane + 0.5) * scale
+        rect(ax, lx - scale / 2, y + 3, scale, 1, lighten(colour, 0.55), ec="white")
+        if lane % 4 == 0 or lane == len(addrs) - 1:
+            ax.text(lx, y + 4.1, str(lane), ha="center", va="bottom", fontsize=7.5)
+        if a in cell_x:
+            ax.plot([lx, cell_x[a] + 0.5], [y + 3, y + 1], color=colour, lw=0.7)
+    ax.text(-1.5, y + 3.5, "lane", ha="right", va="center", fontsize=8.5)
+    ax.text(-1.5, y + 0.5, matrix, ha="right", va="center", fontsize=10, fontweight="bold")
+    ax.text(1.03, y + 2, verdict, ha="left", va="center", fontsize=9.5,
+            transform=ax.get_yaxis_transform())
+    return width
+
+
+def draw_naive(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    BM, BN = p["BM"], p["BN"]
+    owner = d["owner"]
+    fig = plt.figure(figsize=(WIDTH, 7.2))
+    header(fig, name, "one thread per element of C; a warp reads A once and B, C in one line",
+           rec)
+    ax = fig.add_axes([0.06, 0.58, 0.64, 0.27])
+    rows, cols = len(owner), len(owner[0])
+    for r in range(rows):
+        for c in range(cols):
+            by, bx, w = owner[r][c]
+            hue = BLOCK_HUES[(by * 2 + bx) % len(BLOCK_HUES)]
+            rect(ax, c, r, 1, 1, lighten(hue, 0.35 if w % 2 == 0 else 0.65), ec="white", lw=0.3)
+    for by in range(2):
+        for bx in range(2):
+            rect(ax, bx * BN, by * BM, BN, BM, "none", ec=DARK, lw=1.5)
+            ax.text(bx * BN + BN / 2, by * BM + BM / 2, f"block ({bx}, {by})", ha="center",
+                    va="center", fontsize=9, bbox=dict(fc="white", ec="none", alpha=0.8, pad=1.5))
+    w0 = [(r, c) for r in range(BM) for c in range(BN) if owner[r][c] == [0, 0, 0]]
+    rmax = max(r for r, _ in w0) + 1
+    rect(ax, 0, 0, max(c for _, c in w0) + 1, rmax, "none", ec=RED, lw=2.2)
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(0, cols + 1, max(1, BN // 4)))
+    ax.set_yticks(range(0, rows + 1, max(1, BM // 2)))
+    ax.tick_params(labelsize=8)
+    ax.set_xlabel("column of C = blockIdx.x * BN + threadIdx.x;   "
+                  "row of C = blockIdx.y * BM + threadIdx.y", fontsize=9)
+    ax.set_ylabel("row of C", fontsize=9)
+    ax.set_title(f"Who computes which C[row][col]: 2 x 2 blocks of BN x BM = {BN} x {BM} "
+                 f"threads", fontsize=10)
+    # legend as text on the right
+    lx = 0.73
+    fig.text(lx, 0.855, "each cell: one thread, one C element", fontsize=9, va="top")
+    fig.text(lx, 0.81, "colour: its block; alternating\nshades: its warp (32 consecutive\n"
+             "ids threadIdx.y * BN + threadIdx.x)", fontsize=9, va="top")
+    fig.text(lx, 0.715, "red outline: warp 0 of block (0, 0),\nwhose addresses are drawn below",
+             fontsize=9, va="top", color=RED)
+    warp_rows = sorted({r for r, _ in w0})
+    fig.text(lx, 0.645, f"a warp: {len(warp_rows)} row{'s' if len(warp_rows) > 1 else ''} x "
+             f"{len(w0) // len(warp_rows)} columns of C", fontsize=9, va="top")
+
+    ax2 = fig.add_axes([0.08, 0.02, 0.58, 0.44])
+    lanes = d["warp0"]
+    k = 0
+    specs = [("A", d["nk"], BLUE), ("B", d["nk"], ORANGE), ("C", d["nk"], GREEN)]
+    width = LINE_FLOATS
+    for n, (mat, ld, colour) in enumerate(specs):
+        addrs = [l[mat] for l in lanes]
+        distinct = len(set(addrs))
+        nlines = len({a // LINE_FLOATS for a in addrs})
+        if distinct == 1:
+            verdict = f"1 address for all\n{len(addrs)} lanes: a broadcast"
+        elif distinct == 1 + max(addrs) - min(addrs):
+            verdict = (f"{distinct} consecutive floats:\n{nlines} x 128-byte line"
+                       f"{'s' if nlines > 1 else ''}, coalesced")
+        else:
+            verdict = (f"{distinct} different floats\nin {nlines} x 128-byte line"
+                       f"{'s' if nlines > 1 else ''}")
+        width = max(width, lane_map(ax2, (2 - n) * 7.5, addrs, ld, mat, verdict, colour))
+    ax2.set_xlim(-6, width + 1)
+    ax2.set_ylim(-1.5, 3 * 7.5 - 1.5)
+    bare(ax2)
+    ax2.set_title(f"Warp 0's addresses at k = {k} (M = N = K = {d['nk']}): A[row][k], "
+                  f"B[k][col], C[row][col]", fontsize=10)
+    return fig
+
+
+def draw_smem(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    TILE = p["TILE"]
+    n, t = d["k_tiles"], d["tile"]
+    fig = plt.figure(figsize=(WIDTH, 6.4))
+    header(fig, name, f"TILE x TILE tiles of A and B march along K through shared memory", rec)
+    ax = fig.add_axes([0.03, 0.05, 0.5, 0.78])
+    bare(ax)
+    # A's block row: 1 tile high, n tiles long; B's block column above C; C at the crossing.
+    cx, cy = n + 0.6, 0.0  # C block
+    for i in range(n):
+        state = RED if i == t else (GREY if i < t else LIGHT)
+        rect(ax, i, cy, 1, 1, state, ec="white", lw=1.5)
+        rect(ax, cx, cy + 1.6 + (n - 1 - i), 1, 1, state, ec="white", lw=1.5)
+        ax.text(i + 0.5, cy - 0.12, f"{i}", ha="center", va="top", fontsize=8.5)
+        ax.text(cx + 1.12, cy + 1.6 + (n - 1 - i) + 0.5, f"{i}", ha="left", va="center",
+                fontsize=8.5)
+    rect(ax, 0, cy, n, 1, "none", ec=DARK, lw=1.2)
+    rect(ax, cx, cy + 1.6, 1, n, "none", ec=DARK, lw=1.2)
+    rect(ax, cx, cy, 1, 1, lighten(GREEN, 0.3), ec=DARK, lw=1.2)
+    ax.text(cx + 0.5, cy + 0.5, "C\nblock", ha="center", va="center", fontsize=9)
+    ax.text(t + 0.5, cy + 0.5, "As", ha="center", va="center", color="white", fontweight="bold")
+    ax.text(cx + 0.5, cy + 1.6 + (n - 1 - t) + 0.5, "Bs", ha="center", va="center",
+            color="white", fontweight="bold")
+    ax.text(n / 2, cy - 0.55, f"A: the block's {TILE} rows, K along x, k-tile number below",
+            ha="center", va="top", fontsize=9)
+    ax.text(cx - 0.15, cy + 1.6 + n / 2, f"B: the block's {TILE}\ncolumns, K down,\n"
+            f"k-tile number right", ha="right", va="center", fontsize=9)
+    ax.annotate("", xy=(n - 0.1, cy + 1.25), xytext=(0.1, cy + 1.25),
+                arrowprops=dict(arrowstyle="->", color=DARK))
+    ax.text(n / 2 - 0.8, cy + 1.35, f"k0 = 0, {TILE}, {2 * TILE}, ...", ha="center",
+            va="bottom", fontsize=9)
+    ax.set_xlim(-0.6, cx + 1.6)
+    ax.set_ylim(cy - 1.4, cy + 1.6 + n + 0.2)
+    ax.set_aspect("equal")
+    from matplotlib.patches import Patch
+    ax.legend(handles=[Patch(fc=GREY, label="k-tiles done"),
+                       Patch(fc=RED, label=f"k-tile {t}: in As, Bs now"),
+                       Patch(fc=LIGHT, ec=GREY, label="k-tiles to come")],
+              loc="upper left", fontsize=9, frameon=False, bbox_to_anchor=(0.0, 1.0))
+    ax.set_title(f"The block's loop over K: {TILE} x {TILE} tiles, each loaded once",
+                 fontsize=10)
+
+    ax2 = fig.add_axes([0.58, 0.05, 0.41, 0.78])
+    bare(ax2)
+    lanes, k = d["warp0"], d["k"]
+
+    def banks(y, key, colour, label, wavefronts):
+        for b in range(BANKS):
+            used = any(l[key] % BANKS == b for l in lanes)
+            rect(ax2, b, y, 1, 1, colour if used else LIGHT, ec="white")
+        rect(ax2, 0, y, BANKS, 1, "none", ec=DARK, lw=1)
+        for lane, l in enumerate(lanes):
+            rect(ax2, lane, y + 3, 1, 1, lighten(colour, 0.55), ec="white")
+            ax2.plot([lane + 0.5, l[key] % BANKS + 0.5], [y + 3, y + 1], color=colour, lw=0.7)
+        for b in range(0, BANKS, 8):
+            ax2.text(b + 0.5, y - 0.15, str(b), ha="center", va="top", fontsize=7.5)
+        ax2.text(BANKS - 0.5, y - 0.15, str(BANKS - 1), ha="center", va="top", fontsize=7.5)
+        ax2.text(-0.5, y + 3.5, "lane", ha="right", va="center", fontsize=8.5)
+        ax2.text(-0.5, y + 0.5, "bank", ha="right", va="center", fontsize=8.5)
+        distinct = len({l[key] for l in lanes})
+        how = ("one word, broadcast to every lane" if distinct == 1 else
+               f"{distinct} words in {len({l[key] % BANKS for l in lanes})} banks")
+        ax2.text(BANKS / 2, y + 4.3, f"{label}: {how}", ha="center", va="bottom", fontsize=9.5)
+        ax2.text(BANKS / 2, y - 1.0, f"{wavefronts} wavefront{'s' if wavefronts > 1 else ''}"
+                 f" ({'no conflict' if wavefronts == 1 else f'{wavefronts}-way conflict'})",
+                 ha="center", va="top", fontsize=9)
+
+    banks(8.5, "As", BLUE, f"As[ty][k]", d["As_wavefronts"])
+    banks(0.5, "Bs", ORANGE, f"Bs[k][tx]", d["Bs_wavefronts"])
+    ax2.set_xlim(-3.5, BANKS + 0.5)
+    ax2.set_ylim(-1.5, 14.5)
+    ax2.set_title(f"Each FMA reads shared memory twice: As[ty][k] and Bs[k][tx]\n"
+                  f"(warp 0, k = {k}: which bank each lane reads)", fontsize=10)
+    fig.text(0.785, 0.015, f"global loads per FMA: 2 / TILE = {2 / TILE:g}", ha="center",
+             fontsize=9.5)
+    return fig
+
+
+def draw_register(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    BM, BN, BK, TM, TN = (p[k] for k in ("BM", "BN", "BK", "TM", "TN"))
+    grid = d["grid"]
+    R, Cn = len(grid), len(grid[0])
+    fig = plt.figure(figsize=(WIDTH, 6.6))
+    header(fig, name, "each thread owns a TM x TN microtile of C, an outer product per k", rec)
+    ax = fig.add_axes([0.07, 0.06, 0.5, 0.76])
+    for r in range(R):
+        for c in range(Cn):
+            w, lane = grid[r][c]
+            fc = lighten(BLUE, 0.1 + 0.25 * (lane % 2)) if w == 0 else \
+                lighten(GREY, 0.25 if w % 2 else 0.6)
+            rect(ax, c * TN, r * TM, TN, TM, fc, ec="white", lw=0.8)
+            if w == 0:
+                ax.text(c * TN + TN / 2, r * TM + TM / 2, str(lane), ha="center", va="center",
+                        fontsize=7.5, color="white")
+    warp_rows = {}
+    for r in range(R):
+        for c in range(Cn):
+            warp_rows.setdefault(grid[r][c][0], set()).add(r)
+    for w, rs in sorted(warp_rows.items()):
+        if w > 0:
+            cols = {c for r in range(R) for c in range(Cn) if grid[r][c][0] == w}
+            ax.text((min(cols) + max(cols) + 1) / 2 * TN, (min(rs) + max(rs) + 1) / 2 * TM,
+                    f"warp {w}", ha="center", va="center", fontsize=8.5, color=DARK)
+    rect(ax, 0, 0, BN, BM, "none", ec=DARK, lw=1.2)
+    rect(ax, 0, 0, TN, TM, "none", ec=RED, lw=2.2)
+    ax.set_xlim(0, BN)
+    ax.set_ylim(BM, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(0, BN + 1, max(TN, BN // 8)))
+    ax.set_yticks(range(0, BM + 1, max(TM, BM // 8)))
+    ax.tick_params(labelsize=8)
+    ax.set_xlabel(f"column in the block tile (thread_col * TN + j)", fontsize=9)
+    ax.set_ylabel(f"row (thread_row * TM + i)", fontsize=9)
+    w0 = sorted(warp_rows[0])
+    ax.set_title(f"Block tile {BM} x {BN} = {R} x {Cn} microtiles of {TM} x {TN}; "
+                 f"warp 0 (blue,\nlane numbers) is {len(w0)} row{'s' if len(w0) > 1 else ''} x {Cn} threads", fontsize=10)
+
+    ax2 = fig.add_axes([0.61, 0.06, 0.38, 0.76])
+    bare(ax2)
+    s = 0.9  # cell size
+    x0, y0 = 2.2, 3.0
+    for i in range(TM):
+        rect(ax2, 0.4, y0 + i * s, s, s, lighten(ORANGE, 0.2), ec="white")
+    for j in range(TN):
+        rect(ax2, x0 + j * s, 0.4, s, s, lighten(GREEN, 0.2), ec="white")
+    for i in range(TM):
+        for j in range(TN):
+            rect(ax2, x0 + j * s, y0 + i * s, s, s, lighten(BLUE, 0.35), ec="white")
+    rect(ax2, x0, y0, TN * s, TM * s, "none", ec=RED, lw=2.2)
+    ax2.text(0.4, y0 + TM * s + 0.3, f"a_frag[i] = As[thread_row*TM + i][k],  i < TM = {TM}",
+             ha="left", va="top", fontsize=8.5, color="#a0621a")
+    ax2.text(0.4, 0.4 - 0.25, f"b_frag[j] = Bs[k][thread_col*TN + j],  j < TN = {TN}",
+             ha="left", va="bottom", fontsize=8.5, color="#2f6b39")
+    ax2.text(x0 + TN * s / 2, y0 + TM * s / 2, f"acc\n{TM} x {TN}", ha="center", va="center",
+             fontsize=11, color="white", fontweight="bold")
+    ax2.text(x0 - 0.4, y0 - 0.4, "x", ha="center", va="center", fontsize=14)
+    loads, fmas = TM + TN, TM * TN
+    ax2.text((x0 + TN * s) / 2 + 0.3, y0 + TM * s + 1.6,
+             f"per k: acc[i][j] += a_frag[i] * b_frag[j]\n{TM} + {TN} = {loads} shared loads "
+             f"feed {TM} x {TN} = {fmas} FMAs\n= {loads / fmas:g} loads per FMA (02: 2)",
+             ha="center", va="top", fontsize=9.5)
+    ax2.set_xlim(0, x0 + TN * s + 0.6)
+    ax2.set_ylim(y0 + TM * s + 3.6, -0.8)
+    ax2.set_aspect("equal")
+    ax2.set_title("Thread 0's microtile (red outline): for each k < BK,\nthe outer product "
+                  "of a_frag and b_frag", fontsize=10)
+    return fig
+
+
+def draw_transposed(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    BM, BK, TM = p["BM"], p["BK"], p["TM"]
+    k, ms = d["k"], d["m"]
+    nf4 = len(d["As_T_float4"])
+    fig = plt.figure(figsize=(WIDTH, 6.8))
+    header(fig, name, "a_frag: a strided column of As becomes a contiguous row of As_T", rec)
+    fig.text(0.5, 0.895, f"Thread {d['tid']} (thread_row {d['thread_row']}) at k = {k}: its "
+             f"a_frag, A[m][{k}] for m = {ms[0]}..{ms[-1]}, in red", ha="center", va="top",
+             fontsize=9.5)
+    # 03: As[BM][BK], tall
+    ax = fig.add_axes([0.07, 0.07, 0.11, 0.72])
+    for m in range(BM):
+        for kk in range(BK):
+            hit = kk == k and m in ms
+            rect(ax, kk, m, 1, 1, RED if hit else (LIGHT if m % 2 else "#f6f6f6"), ec="none")
+    rect(ax, 0, 0, BK, BM, "none", ec=DARK, lw=1)
+    ax.set_xlim(0, BK)
+    ax.set_ylim(BM, 0)
+    ax.set_xticks([0.5, k + 0.5, BK - 0.5], ["0", str(k), str(BK - 1)])
+    ax.set_yticks(range(0, BM + 1, BM // 8))
+    ax.tick_params(labelsize=8)
+    ax.set_xlabel("k", fontsize=9)
+    ax.set_ylabel("m (row of the A tile)", fontsize=9)
+    ax.set_title(f"03: As[BM][BK]\n= As[{BM}][{BK}]", fontsize=10)
+    ax.annotate(f"03: a_frag is\na column of As:\n{TM} floats,\n{BK} words apart", xy=(k + 1, ms[TM // 2]),
+                xytext=(0.205, 0.72), textcoords="figure fraction", fontsize=9, va="top",
+                arrowprops=dict(arrowstyle="->", color=RED))
+    # 04: As_T[BK][BM], wide
+    ax2 = fig.add_axes([0.39, 0.49, 0.59, 0.25])
+    for kk in range(BK):
+        for m in range(BM):
+            hit = kk == k and m in ms
+            rect(ax2, m, kk, 1, 1, RED if hit else (LIGHT if kk % 2 else "#f6f6f6"), ec="none")
+    for q in d["As_T_float4"]:
+        rect(ax2, q * 4 - k * BM, k, 4, 1, "none", ec=DARK, lw=1.3)
+    rect(ax2, 0, 0, BM, BK, "none", ec=DARK, lw=1)
+    ax2.set_xlim(0, BM)
+    ax2.set_ylim(BK, 0)
+    ax2.set_xticks(range(0, BM + 1, BM // 8))
+    ax2.set_yticks([0.5, k + 0.5, BK - 0.5], ["0", str(k), str(BK - 1)])
+    ax2.tick_params(labelsize=8)
+    ax2.set_xlabel("m", fontsize=9, labelpad=1)
+    ax2.set_ylabel("k", fontsize=9)
+    ax2.set_title(f"04: As_T[BK][BM] = As_T[{BK}][{BM}],  As_T[k][m] = A[m][k]", fontsize=10)
+    ax2.annotate(f"04: a row of As_T,\n{TM} consecutive floats", xy=(ms[-1] + 1, k + 0.5),
+                 xytext=(ms[-1] + BM * 0.1, BK * 0.55), fontsize=9, va="center",
+                 arrowprops=dict(arrowstyle="->", color=RED))
+    # the same eight floats as shared-memory words, in address order
+    ax3 = fig.add_axes([0.39, 0.06, 0.59, 0.27])
+    bare(ax3)
+    span = 128
+    for n, (label, addrs, boxes, how) in enumerate([
+            ("As", d["As_addr"], [], f"stride {BK} words ({BK * 4} B): {TM} scalar loads "
+                                     f"(in the source)"),
+            ("As_T", d["As_T_addr"], d["As_T_float4"],
+             f"{TM} consecutive words: {nf4} aligned float4 loads")]):
+        y = (1 - n) * 3.2
+        base = addrs[0] // span * span
+        for e in range(span):
+            rect(ax3, e, y, 1, 1, RED if base + e in addrs else LIGHT, ec="white", lw=0.3)
+        for q in boxes:
+            rect(ax3, q * 4 - base, y, 4, 1, "none", ec=DARK, lw=1.3)
+        rect(ax3, 0, y, span, 1, "none", ec=DARK, lw=0.8)
+        ax3.text(-1, y + 0.5, label, ha="right", va="center", fontsize=10, fontweight="bold")
+        ax3.text(0, y - 0.2, str(base), ha="left", va="top", fontsize=8)
+        ax3.text(span, y - 0.2, str(base + span - 1), ha="right", va="top", fontsize=8)
+        ax3.text(span / 2, y - 0.2, f"word {addrs[0]}, ..., {addrs[-1]}: {how}", ha="center",
+                 va="top", fontsize=9)
+    ax3.set_xlim(-9, span)
+    ax3.set_ylim(-1.6, 5.0)
+    ax3.set_title(f"The same a_frag as shared-memory words (a stretch of {span} words)",
+                  fontsize=10)
+    return fig
+
+
+def draw_swizzle(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    BM, BK = p["BM"], p["BK"]
+    import colorsys
+    # one colour per bank; the golden-ratio hue step makes neighbouring banks differ
+    bank_colour = [colorsys.hsv_to_rgb((b * 0.381966) % 1.0, 0.45 + 0.2 * (b % 2), 0.95)
+                   for b in range(BANKS)]
+    fig = plt.figure(figsize=(WIDTH, 7.0))
+    header(fig, name, "the transposed A-tile stores of one warp, lane -> bank", rec)
+    for n, (key, title) in enumerate([
+            ("before", f"04: As_T[k][m], bank = m % 32"),
+            ("after", f"05: As_T[k][swizzle(k, m)], swizzle = m ^ ((k / 4) * (128 / BK)) "
+                      f"= m ^ ((k / 4) * {128 // BK})")]):
+        s = d[key]
+        ax = fig.add_axes([0.1, 0.495 - n * 0.43, 0.7, 0.29])
+        for q in range(4):
+            for lane in range(WARP):
+                b = s["banks"][q][lane]
+                rect(ax, lane, q, 1, 1, bank_colour[b], ec="white", lw=0.5)
+                ax.text(lane + 0.5, q + 0.5, str(b), ha="center", va="center", fontsize=7.5)
+            wf = s["wavefronts"][q]
+            used = len(set(s["banks"][q]))
+            ax.text(WARP + 0.4, q + 0.5, f"{used} banks: "
+                    + ("no conflict" if wf == 1 else f"{wf}-way conflict"),
+                    ha="left", va="center", fontsize=9, color=RED if wf > 1 else GREEN,
+                    fontweight="bold")
+        ax.set_xlim(0, WARP)
+        ax.set_ylim(4, -1.6)
+        ax.set_yticks([q + 0.5 for q in range(4)],
+                      [f"As_T[c+{q}]" for q in range(4)], fontsize=8.5)
+        ax.set_xticks([l + 0.5 for l in range(WARP)], [str(l) for l in range(WARP)],
+                      fontsize=7)
+        ax.tick_params(length=0)
+        for lane in range(WARP):
+            ax.text(lane + 0.5, -0.55, str(s["m"][lane]), ha="center", va="center",
+                    fontsize=7)
+            ax.text(lane + 0.5, -1.15, str(s["k"][lane]), ha="center", va="center",
+                    fontsize=7)
+        ax.text(-0.3, -0.55, "m = r", ha="right", va="center", fontsize=8)
+        ax.text(-0.3, -1.15, "k = c", ha="right", va="center", fontsize=8)
+        for sp in ax.spines.values():
+            sp.set_visible(False)
+        ax.set_xlabel("lane of warp 0", fontsize=9, labelpad=2)
+        ax.set_title(title, fontsize=10, loc="left")
+    fig.text(0.5, 0.895, f"Lane i stores A[r][c..c+3] with r = i / (BK/4) = i / {BK // 4}, "
+             f"c = i % {BK // 4} * 4 (BK = {BK}) as four scalar stores As_T[c+q][...]. "
+             f"Cell: the bank\n(word address % 32, BM = {BM}); one colour per bank. "
+             f"A bank hit by n different words costs n wavefronts.", ha="center", va="top",
+             fontsize=9)
+    return fig
+
+
+def draw_coalesced(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    BN, TM, TN = p["BN"], p["TM"], p["TN"]
+    colours = [BLUE, ORANGE, GREEN, PURPLE, RED]
+    fig = plt.figure(figsize=(WIDTH, 6.6))
+    header(fig, name, "the 128-byte lines one warp's float4 stores of C touch", rec)
+    for n, (key, title) in enumerate([
+            ("before", "05: store j writes columns thread_col*TN + j .. +3  "
+                       "(a thread's TN columns adjacent)"),
+            ("after", f"06: store j writes columns thread_col*4 + j*(BN/TN) .. +3  "
+                      f"(a thread's groups {BN // TN} columns apart)")]):
+        stores = d[key]
+        rows = sorted({r for s in stores for r, _ in s["lanes"]})
+        ax = fig.add_axes([0.09, 0.49 - n * 0.41, 0.62, 0.25])
+        for ri, row in enumerate(rows):
+            y = ri * 2.2
+            for c in range(BN):
+                rect(ax, c, y, 1, 1, LIGHT, ec="none")
+            for si, s in enumerate(stores):
+                for lane, (r, c) in enumerate(s["lanes"]):
+                    if r == row:
+                        rect(ax, c, y, 4, 1, colours[si % len(colours)], ec="none")
+                        ax.text(c + 2, y + 0.5, str(lane), ha="center", va="center",
+                                fontsize=6.5, color="white")
+            for c in range(0, BN + 1, SECTOR_FLOATS):
+                ax.plot([c, c], [y, y + 1], color="white" if c % LINE_FLOATS else DARK,
+                        lw=0.8 if c % LINE_FLOATS else 1.8)
+            rect(ax, 0, y, BN, 1, "none", ec=DARK, lw=1.2)
+            ax.text(-1, y + 0.5, f"row {row}", ha="right", va="center", fontsize=9)
+        for ln in range(BN // LINE_FLOATS):
+            ax.text((ln + 0.5) * LINE_FLOATS, -0.25, f"line {ln} (128 B)", ha="center",
+                    va="bottom", fontsize=8.5)
+        ax.set_xlim(0, BN)
+        ax.set_ylim(len(rows) * 2.2 - 1.2 + 0.1, -1.3)
+        ax.set_xticks(range(0, BN + 1, SECTOR_FLOATS * 2))
+        ax.tick_params(labelsize=8)
+        ax.set_yticks([])
+        for sp in ("left", "right", "top"):
+            ax.spines[sp].set_visible(False)
+        ax.set_xlabel(f"column of the block tile (one row of C is {BN} floats; "
+                      f"white ticks: 32-byte sectors)", fontsize=8.5)
+        ax.set_title(title, fontsize=10, loc="left")
+        for si, s in enumerate(stores):
+            whole = s["whole_sectors"] == s["sectors"]
+            fig.text(0.73, 0.70 - n * 0.41 - si * 0.085,
+                     f"store j = {s['j']}: {s['lines']} lines,\n{s['sectors']} sectors, "
+                     + ("all written whole" if whole else
+                        "none written whole" if s["whole_sectors"] == 0 else
+                        f"{s['sectors'] - s['whole_sectors']} in part"),
+                     color=colours[si % len(colours)], fontsize=9.5, va="top",
+                     fontweight="bold")
+    fig.text(0.5, 0.885, f"Warp 0's float4 stores of C for i = 0: lanes 0-{BN // TN - 1} "
+             f"write row 0, the next {BN // TN} row {TM} (lane numbers in the cells); "
+             f"one colour per store instruction (j).",
+             ha="center", va="top", fontsize=9)
+    return fig
+
+
+def draw_double_buffer(name, rec, plt):
+    p, d = rec["params"]["sgemm"], rec["data"]
+    BK = p["BK"]
+    colour = {"load": BLUE, "store": GREEN, "fma": ORANGE}
+    fig = plt.figure(figsize=(WIDTH, 5.6))
+    header(fig, name, "tile t+1's global loads fly while tile t is computed", rec)
+    end = max(e[3] for e in d["one_stage"] + d["two_stages"])
+    lane_y = {"load": 1.0, "store": 1.0, "fma": 0.0}
+    for n, (key, title) in enumerate([
+            ("one_stage", "one stage (06): load, store, barrier, FMAs, barrier: the load "
+                          "latency is waited for every k-tile"),
+            ("two_stages", "two stages (07): load of tile t+1 issued, FMAs of tile t, store "
+                           "into the other stage, one barrier")]):
+        ax = fig.add_axes([0.14, 0.46 - n * 0.36, 0.84, 0.24])
+        ev = d[key]
+        for kind, t, a, b in ev:
+            if kind == "barrier":
+                ax.axvspan(a, b, color=DARK, alpha=0.85, lw=0)
+                continue
+            y = lane_y[kind]
+            rect(ax, a, y - 0.35, b - a, 0.7 if kind != "store" else 0.35, colour[kind],
+                 ec="white", lw=0.8)
+            if kind != "store":
+                ax.text((a + b) / 2, y, str(t), ha="center", va="center", color="white",
+                        fontsize=8.5, fontweight="bold")
+            if kind == "fma" and key == "two_stages":
+                ax.text((a + b) / 2, y - 0.42, f"stage {t % 2}", ha="center", va="top",
+                        fontsize=7.5)
+        fin = max(e[3] for e in ev)
+        ax.axvline(fin, color=RED, lw=1.2, ls="--")
+        ax.text(fin + 0.3, 0.5, f"done\n{fin:g}", color=RED, fontsize=8.5, va="center")
+        ax.set_xlim(0, end * 1.06)
+        ax.set_ylim(-0.75, 1.6)
+        ax.set_yticks([1.0, 0.0], ["global loads\n(+ store to smem)", "FMAs"], fontsize=8.5)
+        ax.tick_params(axis="x", labelsize=8)
+        for sp in ("right", "top"):
+            ax.spines[sp].set_visible(False)
+        ax.set_title(title, fontsize=9.5, loc="left")
+    fig.axes[-1].set_xlabel("time (schematic units)", fontsize=9)
+    from matplotlib.patches import Patch
+    u = d["units"]
+    fig.legend(handles=[Patch(fc=BLUE, label=f"global load in flight ({u['load']:g})"),
+                        Patch(fc=GREEN, label=f"register -> shared store ({u['store']:g})"),
+                        Patch(fc=ORANGE, label=f"FMAs of a k-tile ({u['fma']:g})"),
+                        Patch(fc=DARK, label=f"__syncthreads ({u['barrier']:g})")],
+               loc="upper center", bbox_to_anchor=(0.5, 0.9), ncol=4, fontsize=8.5,
+               frameon=False)
+    fig.text(0.5, 0.825, f"Schematic timing, not measured: K = {d['show_k']} shown = "
+             f"{d['k_tiles']} k-tiles of BK = {BK} (numbers in the bars); a load's latency is "
+             f"fixed, the FMAs grow with BK * TM * TN.", ha="center", va="top", fontsize=8.5)
+    return fig
+
+
+def draw_wmma(name, rec, plt):
+    d = rec["data"]
+    params = rec["params"]
+    entries = [e for e in ("sgemm", "hgemm") if e in d["tiles"]]
+    # one block-tile map per distinct tiling (sgemm and hgemm usually share one)
+    maps = []
+    for e in entries:
+        q = params[e]
+        key = (q["BM"], q["BN"], q["WM"], q["WN"])
+        for m in maps:
+            if m[0] == key:
+                m[1].append(e)
+                break
+        else:
+            maps.append((key, [e]))
+    fig = plt.figure(figsize=(WIDTH, 6.8))
+    header(fig, name, "warps own WM x WN tiles of 16 x 16 accumulator fragments", rec)
+    warp_cols = [BLUE, ORANGE, GREEN, PURPLE, RED, "#937860", "#da8bc3", "#8c8c8c"]
+    # the maps side by side in the left 55% of the figure, one scale for all
+    avail_w, avail_h = 0.52 * WIDTH * DPI, 0.62 * 6.8 * DPI  # pixels
+    total_bn = sum(k[1] for k, _ in maps)
+    px = min((avail_w - 50 * (len(maps) - 1)) / total_bn, avail_h / max(k[0] for k, _ in maps))
+    x = 0.06
+    for n, (key, ents) in enumerate(maps):
+        BM, BN, WM, WN = key
+        tiles = d["tiles"][ents[0]]
+        FM, FN = tiles["FM"], tiles["FN"]
+        w, h = BN * px / (WIDTH * DPI), BM * px / (6.8 * DPI)
+        ax = fig.add_axes([x, (0.79 if len(maps) == 1 else 0.72) - h, w, h])
+        x += w + 50 / (WIDTH * DPI)
+        labels = 16 * px >= 30  # room for "acc [i][j]" in a fragment
+        for wi, (wr, wc) in enumerate(tiles["warps"]):
+            col = warp_cols[wi % len(warp_cols)]
+            for i in range(FM):
+                for j in range(FN):
+                    rect(ax, wc * WN + j * 16, wr * WM + i * 16, 16, 16,
+                         lighten(col, 0.25 if (i + j) % 2 else 0.45), ec="white", lw=1)
+                    if wi == 0 and labels:
+                        ax.text(wc * WN + j * 16 + 8, wr * WM + i * 16 + 8, f"acc\n[{i}][{j}]",
+                                ha="center", va="center", fontsize=7.5)
+            rect(ax, wc * WN, wr * WM, WN, WM, "none", ec=DARK, lw=1.8)
+            if wi != 0 or not labels:
+                ax.text(wc * WN + WN / 2, wr * WM + WM / 2, f"warp {wi}", ha="center",
+                        va="center", fontsize=11 if WN * px >= 90 else 8, fontweight="bold",
+                        bbox=dict(fc="white", ec="none", alpha=0.85, pad=2))
+        if labels:
+            ax.text(WN / 2, -1.5, "warp 0", ha="center", va="bottom", fontsize=9.5,
+                    fontweight="bold")
+        ax.set_xlim(0, BN)
+        ax.set_ylim(BM, 0)
+        step = 16 if BN * px >= 400 else 32
+        ax.set_xticks(range(0, BN + 1, step))
+        ax.set_yticks(range(0, BM + 1, step))
+        ax.tick_params(labelsize=7.5)
+        sep = "\n" if len(maps) > 1 else " "
+        ax.set_title(f"{' and '.join(ents)}: block tile {BM} x {BN},\n"
+                     f"{len(tiles['warps'])} warps of {WM} x {WN} ={sep}{FM} x {FN} fragments "
+                     f"of 16 x 16", fontsize=10 if len(maps) == 1 else 9, pad=20)
+    # fragment shapes to scale
+    ax2 = fig.add_axes([0.59, 0.07, 0.38, 0.72])
+    bare(ax2)
+    kinds = []
+    names = {"float": "TF32 (float inputs)", "__half": "FP16 inputs"}
+    for t, e in (("float", "sgemm"), ("__half", "hgemm")):
+        if t in d["mma_k"]:
+            kinds.append((names[t], d["mma_k"][t], params.get(e, {}).get("BK")))
+    y = 0
+    s = 0.18
+    for label, K, BK in kinds:
+        ax2.text(0, y, f"{label}: m16n16k{K}", fontsize=10, fontweight="bold", va="top")
+        yy = y + 1.0
+        xa = 0.0
+        for what, h, w, col in (("A", 16, K, BLUE), ("B", K, 16, ORANGE), ("acc", 16, 16, GREEN)):
+            for i in range(h):
+                for j in range(w):
+                    rect(ax2, xa + j * s, yy + i * s, s, s, lighten(col, 0.3), ec="white",
+                         lw=0.3)
+            ax2.text(xa + w * s / 2, yy + h * s + 0.15, f"{what} {h} x {w}", ha="center",
+                     va="top", fontsize=9)
+            xa += w * s + 0.9
+            if what == "A":
+                ax2.text(xa - 0.45, yy + 8 * s, "x", ha="center", va="center", fontsize=12)
+            if what == "B":
+                ax2.text(xa - 0.45, yy + 8 * s, "+=", ha="center", va="center", fontsize=11)
+        tiles = d["tiles"].get("sgemm" if K == d["mma_k"].get("float") else "hgemm")
+        per = f"{tiles['FM'] * tiles['FN']} mma_sync per warp per k-step" if tiles else ""
+        steps = f", BK = {BK}: {BK // K} k-steps per k-tile" if BK else ""
+        ax2.text(0, yy + 16 * s + 0.75, per + steps, fontsize=8.5, va="top")
+        y = yy + 16 * s + 1.6
+    ax2.set_xlim(-0.1, 3 * 16 * s + 2.2)
+    ax2.set_ylim(y, -0.3)
+    ax2.set_aspect("equal")
+    ax2.set_title("Fragment shapes per precision (one cell = one element)", fontsize=10, pad=14)
+    return fig
+
+
+DRAW = {"naive": draw_naive, "smem_tiling": draw_smem, "register_tiling": draw_register,
+        "transposed_A": draw_transposed, "swizzle": draw_swizzle,
+        "coalesced_store": draw_coalesced, "double_buffer": draw_double_buffer,
+        "wmma": draw_wmma}
+
+
+def draw(name, rec, path):
+    plt = mpl()
+    fig = DRAW[rec["family"]](name, rec, plt)
+    fig.savefig(path, **SAVE)
+    plt.close(fig)
+
+
+def main(argv):
+    args = argv[1:]
+    if any(a not in ("--check", "--force") for a in args) or len(args) > 1:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        print("usage: python3 scripts/figures.py [--force | --check]", file=sys.stderr)
+        return 2
+    if "--check" in args:
+        return check()
+    return write("--force" in args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
