@@ -6,7 +6,6 @@
 
 namespace gemm {
 
-
 Tolerance tolerance_for(Precision p, int K, double ref_rms) {
   const double u_acc = std::ldexp(1.0, -24);
   const double u_in = p == Precision::TF32 ? std::ldexp(1.0, -11) : 0.0;
