@@ -30,7 +30,19 @@ echo "== gemm_bench --sizes $sizes -> $out/bench.csv"
 "$build/bench/gemm_bench" --sizes "$sizes" --csv "$out/bench.csv" 2>&1 | tee "$out/bench.log"
 echo "after,$(smi | tr -d ' ')" >> "$out/machine.csv"
 
+# The block-rasterization experiment on 07's kernel (bench/rasterization.cu).
+rm -f "$out/rasterization.csv"
+"$build/bench/rasterization" --sizes 2048,4096,8192 --variant all --csv "$out/rasterization.csv" \
+  > "$out/rasterization.log" 2>&1 || { cat "$out/rasterization.log"; exit 1; }
+
 if command -v ncu >/dev/null; then
+  rm -f "$out/ncu_rasterization.csv"
+  for v in $("$build/bench/rasterization" --help | sed -n 's/^ *variants: \(.*\) (default.*/\1/p' | tr -d ,); do
+    ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum \
+        -k regex:sgemm_kernel --launch-count 1 --csv --page raw "$build/bench/rasterization" --size 4096 \
+        --reps 1 --warmup 0 --no-check --no-cublas --variant "$v" |
+      python3 scripts/ncu_table.py --collect rasterization "$v" >> "$out/ncu_rasterization.csv"
+  done
   BUILD_DIR=$build scripts/profile.sh 4096
   BUILD_DIR=$build scripts/cublas_kernels.sh 4096
 else

@@ -577,6 +577,25 @@ def results_readme(run, rel):
                                     "metrics": "time,clock,registers,occupancy,issue,fma_pipe,fma_share,"
                                                "lds_per_fma,lds_wpi,sts_wpi,lds_conflicts,sts_conflicts,"
                                                "gld_per_req,gst_per_req,dram_tbs,top_stalls"}), ""]
+    rpath = os.path.join(run.dir, "rasterization.csv")
+    if os.path.exists(rpath):
+        rr = [r for r in load(rpath) if r["chapter"] == "rasterization"]
+        nr = Ncu(os.path.join(run.dir, "ncu_rasterization.csv"))
+        trows = []
+        for r in rr:
+            base = next(b for b in rr if b["M"] == r["M"] and b["variant"].startswith("rows_"))
+            m = nr.get(("rasterization", r["variant"])) or {} if int(r["M"]) == NCU_SIZE else {}
+            trows.append([r["M"], r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
+                          x(f(base, "median_ms"), f(r, "median_ms")), r["check"],
+                          METRICS["dram_gb"][2](METRICS["dram_gb"][1](m)) if m else "",
+                          f"{raw(m, 'lts__t_sector_hit_rate.pct'):.1f}%" if m else ""])
+        out += ["## Block rasterization on 07's kernel (`bench/rasterization.cu`)", "",
+                "07's kernel unchanged, launched in the default block order (`rows_`) and with its "
+                "block index remapped so that groups of 8 or 16 rows of tiles are walked column by "
+                f"column (`group8_`, `group16_`); Nsight Compute at {NCU_SIZE}^3 for the bytes.", "",
+                table(["size", "block order", "ms", "TFLOP/s", "x rows", "check",
+                       f"DRAM GB read + written ({NCU_SIZE})", f"L2 sector hit rate ({NCU_SIZE})"], trows,
+                      ["---:", "---"] + ["---:"] * 3 + ["---"] + ["---:"] * 2), ""]
     kpath = os.path.join(run.dir, f"cublas_kernels_{NCU_SIZE}.csv")
     if os.path.exists(kpath):
         ks = load(kpath)
@@ -600,6 +619,8 @@ def results_readme(run, rel):
             *([f"- `cublas_kernels_{NCU_SIZE}.csv`: `scripts/cublas_kernels.sh`, the kernels cuBLAS runs."]
               if os.path.exists(kpath) else []),
             "- `ptxas.txt`: registers, stack and spills of every kernel (`nvcc -Xptxas -v` for this GPU).",
+            *(["- `rasterization.csv`, `rasterization.log`, `ncu_rasterization.csv`: the block-order "
+               "experiment (`build/bench/rasterization`)."] if os.path.exists(rpath) else []),
             "- `checks/`: the test suite, compute-sanitizer and other logs of the same code."]
     return "\n".join(out) + "\n"
 
