@@ -586,7 +586,7 @@ def results_readme(run, rel):
             base = next(b for b in rr if b["M"] == r["M"] and b["variant"].startswith("rows_"))
             m = nr.get(("rasterization", r["variant"])) or {} if int(r["M"]) == NCU_SIZE else {}
             trows.append([r["M"], r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
-                          x(f(base, "median_ms"), f(r, "median_ms")), r["check"],
+                          f"{f(base, 'median_ms') / f(r, 'median_ms'):.3f}x", r["check"],
                           METRICS["dram_gb"][2](METRICS["dram_gb"][1](m)) if m else "",
                           f"{raw(m, 'lts__t_sector_hit_rate.pct'):.1f}%" if m else ""])
         out += ["## Block rasterization on 07's kernel (`bench/rasterization.cu`)", "",
