@@ -1,8 +1,7 @@
 // Block rasterization, measured on 07_double_buffer's kernel, unchanged. The kernel places its
-// block tile at (blockIdx.y * BM, blockIdx.x * BN), and the GPU starts blocks in blockIdx.x-
-// fastest order, so the blocks resident at one time cover a few rows of tiles across all of N:
-// every column band of B is read from DRAM once per row of tiles. Grouping G rows of tiles and
-// walking them column by column instead makes the blocks in flight share their B bands in L2.
+// block tile at (blockIdx.y * BM, blockIdx.x * BN): in launch order, a row of tiles after
+// another across all of N. Walking groups of G rows of tiles column by column instead keeps the
+// tiles computed close together in time on fewer bands of A and B, which L2 can then hold.
 // What should move: DRAM bytes down (ncu dram__bytes_read); time only where DRAM is the limit.
 //
 // The experiment compiles 07's kernel.cu twice: once as it is, once with blockIdx replaced by
