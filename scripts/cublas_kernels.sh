@@ -8,12 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-4096}
 build=${BUILD_DIR:-build}
-if ! command -v ncu >/dev/null; then
-  echo "scripts/cublas_kernels.sh: Nsight Compute (ncu) is not installed." >&2
-  exit 1
-fi
 . scripts/lib.sh
-require_gpu profile
+require_ncu
 out=$(results_dir)
 [ -f "$out/bench.csv" ] || { echo "scripts/cublas_kernels.sh: no $out/bench.csv; run scripts/bench.sh first." >&2; exit 1; }
 kernels=$out/cublas_kernels_$size.csv

@@ -5,6 +5,13 @@ require_gpu() {  # $1: what the caller would have done
     exit 1
   fi
 }
+require_ncu() {  # the profiling scripts need Nsight Compute and a GPU
+  if ! command -v ncu >/dev/null; then
+    echo "$0: Nsight Compute (ncu) is not installed; no profiler metrics collected." >&2
+    exit 1
+  fi
+  require_gpu profile
+}
 results_dir() {  # results/<gpu>, e.g. results/nvidia-h200
   local gpu
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |

@@ -12,12 +12,8 @@ size=${1:-4096}
 shift || true
 build=${BUILD_DIR:-build}
 
-if ! command -v ncu >/dev/null; then
-  echo "scripts/profile.sh: Nsight Compute (ncu) is not installed; no profiler metrics collected." >&2
-  exit 1
-fi
 . scripts/lib.sh
-require_gpu profile
+require_ncu
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
