@@ -634,6 +634,11 @@ def outputs(d):
         return {os.path.join(rel, "README.md"): results_readme(run, rel)}
     out = {os.path.join("results", "README.md"): results_readme(run, rel)}
     for path, chapter in readme_files():
+        if chapter and chapter not in run.chapters:
+            # A chapter added since the run: scripts/bench.sh fills its sections.
+            print(f"summarize.py: {chapter} has no rows in {rel}/bench.csv yet; its README's "
+                  "generated sections are left as they are", file=sys.stderr)
+            continue
         text = open(os.path.join(ROOT, path)).read()
         out[path] = fill(text, run, chapter)
     return out
