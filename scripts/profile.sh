@@ -4,7 +4,8 @@
 # clocks left as they are.
 #   usage: scripts/profile.sh [SIZE] [CHAPTER[:VARIANT] ...]
 #          no kernels named: every kernel a README's profiler table asks for, and every chapter's
-#          default (scripts/summarize.py --ncu-targets)
+#          default (scripts/summarize.py --ncu-targets), into a new ncu_<SIZE>.csv; kernels
+#          named: only their rows of it are replaced, and the tables regenerated
 #   writes results/<gpu>/ncu_<SIZE>.csv (raw: chapter, variant, kernel, metric, value)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ build=${BUILD_DIR:-build}
 require_ncu
 
 targets=("$@")
+partial=${#targets[@]}
 if [ ${#targets[@]} -eq 0 ]; then
   for c in [0-9][0-9]_*/; do targets+=("${c%/}:default"); done
   for t in $(python3 scripts/summarize.py --ncu-targets); do
@@ -63,13 +65,16 @@ metrics=${metrics#,}
 
 out=$(results_dir)
 raw=$out/ncu_$size.csv
-rm -f "$raw"
+[ "$partial" -gt 0 ] && [ -f "$raw" ] || : > "$raw"
 for t in "${targets[@]}"; do
   chapter=${t%%:*}
   variant=""
   [ "$t" != "$chapter" ] && variant=${t#*:}
   [ "$variant" = default ] && variant=""
   echo "== ncu $chapter ${variant:-(default)}" >&2
+  # Named kernels replace their own rows only, so the other READMEs' tables keep theirs.
+  grep -v "^$chapter,${variant:-default}," "$raw" > "$raw.tmp" || true
+  mv "$raw.tmp" "$raw"
   ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel \
       --launch-count 1 --csv --page raw \
       "$build/$chapter/$chapter" --size "$size" --reps 1 --warmup 0 --no-check --no-cublas \
@@ -77,4 +82,7 @@ for t in "${targets[@]}"; do
     python3 scripts/ncu_table.py --collect "$chapter" "${variant:-default}" >> "$raw"
 done
 echo "wrote $raw (${#targets[@]} kernels)"
+if [ "$partial" -gt 0 ] && [ -f "$out/bench.csv" ]; then
+  python3 scripts/summarize.py --write "$out"  # the READMEs' profiler tables, from the new rows
+fi
 
