@@ -4,7 +4,7 @@
 # FP16) at each size, every other variant at 2048 and 4096, a device-copy bandwidth. Then the
 # Nsight Compute evidence (when ncu is installed), the SASS counts (when cuobjdump is), the plots
 # (when matplotlib is) and the generated tables (scripts/summarize.py --write).
-#   usage: scripts/bench.sh              sizes 256 512 1000 1024 2048 3000 4096 5000 8192
+#   usage: scripts/bench.sh              the plan's sizes (bench/plan.h: 256 .. 8192)
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 2048/4096 still run)
 #   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, sass_summary.txt,
 #   ptxas.txt, *.png
@@ -19,15 +19,16 @@ require_gpu time
 cmake --build "$build" -j"$(nproc)"
 
 out=$(results_dir)
-sizes=$(IFS=,; echo "${*:-256,512,1000,1024,2048,3000,4096,5000,8192}")
+# No sizes given: gemm_bench's own plan (bench/plan.h) decides, so the list lives in one place.
+sizes=$(IFS=,; echo "$*")
 smi() { nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,driver_version \
           --format=csv,noheader,nounits | head -n 1; }
 echo "when,sm_clock_mhz,max_sm_clock_mhz,mem_clock_mhz,power_w,temperature_c,driver" > "$out/machine.csv"
 echo "before,$(smi | tr -d ' ')" >> "$out/machine.csv"
 # The previous run stays beside the new one: the results README compares the two.
 [ -f "$out/bench.csv" ] && mv "$out/bench.csv" "$out/previous_bench.csv"
-echo "== gemm_bench --sizes $sizes -> $out/bench.csv"
-"$build/bench/gemm_bench" --sizes "$sizes" --csv "$out/bench.csv" 2>&1 | tee "$out/bench.log"
+echo "== gemm_bench ${sizes:+--sizes $sizes} -> $out/bench.csv"
+"$build/bench/gemm_bench" ${sizes:+--sizes "$sizes"} --csv "$out/bench.csv" 2>&1 | tee "$out/bench.log"
 echo "after,$(smi | tr -d ' ')" >> "$out/machine.csv"
 
 # The block-rasterization experiment on 07's kernel (bench/rasterization.cu).
