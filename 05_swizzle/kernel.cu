@@ -21,7 +21,9 @@ __device__ __forceinline__ int swizzle(int k, int m) {
 // A block of (BM/TM) x (BN/TN) threads covers a BM x BN block of C; thread (thread_row,
 // thread_col) owns rows thread_row*TM .. +TM-1 and columns thread_col*TN .. +TN-1 of it.
 // Asking for 2 blocks per SM caps registers at 128/thread, so two blocks (16 warps) stay resident.
-template <int BM, int BN, int BK, int TM, int TN>
+// WIDE, chosen by the launcher: 16-byte global loads and stores; otherwise the same kernel moves
+// one float per access, which any K, N and 4-byte aligned A, B, C allow.
+template <int BM, int BN, int BK, int TM, int TN, bool WIDE>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
     sgemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C) {
@@ -42,15 +44,15 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
 
   float acc[TM][TN] = {};
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // Consecutive threads load consecutive float4s along a row: coalesced 16-byte loads. With
-    // K % 4 == 0 and N % 4 == 0 a float4 is wholly inside the matrix or wholly outside (zeros).
+    // Consecutive threads load consecutive float4s along a row: coalesced. A float4 that starts
+    // past the matrix is zeros; one that crosses its edge (only element by element) is cut there.
 #pragma unroll
     for (int pass = 0; pass < A_PASSES; ++pass) {
       const int i = tid + pass * NUM_THREADS;
       if (A_VECS % NUM_THREADS != 0 && i >= A_VECS) break;
       const int r = i / (BK / 4), c = i % (BK / 4) * 4;
       const int row = block_row + r, k = k0 + c;
-      const float4 v = row < M && k < K ? gemm::load_float4(&A[row * K + k]) : float4{};
+      const float4 v = row < M && k < K ? gemm::load4<WIDE>(&A[row * K + k], K - k) : float4{};
       // Transposed, so four scalar stores, now conflict-free: see swizzle().
       As_T[c + 0][swizzle<BK>(c + 0, r)] = v.x;
       As_T[c + 1][swizzle<BK>(c + 1, r)] = v.y;
@@ -63,7 +65,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
       if (B_VECS % NUM_THREADS != 0 && i >= B_VECS) break;
       const int r = i / (BN / 4), c = i % (BN / 4) * 4;
       const int k = k0 + r, col = block_col + c;
-      const float4 v = k < K && col < N ? gemm::load_float4(&B[k * N + col]) : float4{};
+      const float4 v = k < K && col < N ? gemm::load4<WIDE>(&B[k * N + col], N - col) : float4{};
       gemm::store_float4(&Bs[r][c], v);
     }
     __syncthreads();
@@ -101,9 +103,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
     for (int j = 0; j < TN; j += 4) {
       const int col = block_col + thread_col * TN + j;
       if (row < M && col < N) {
-        float* c = &C[row * N + col];
         const float4 v{acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
-        gemm::store_float4(c, gemm::epilogue4(v, alpha, beta, c));
+        gemm::store4<WIDE>(&C[row * N + col], v, alpha, beta, N - col);
       }
     }
   }
@@ -114,14 +115,12 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
                          float beta, float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  if (K % 4 != 0 || N % 4 != 0)
-    return gemm::reject("needs K %% 4 == 0 and N %% 4 == 0 for float4 loads; got N=%d K=%d", N, K);
-  if (!gemm::aligned_16(A) || !gemm::aligned_16(B) || !gemm::aligned_16(C))
-    return gemm::reject("needs 16-byte aligned A, B and C for float4 loads");
   if (cudaError_t err = gemm::check_grid_rows(M, BM)) return err;
   const dim3 block((BM / TM) * (BN / TN));
   const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(M, BM));
-  sgemm_kernel<BM, BN, BK, TM, TN><<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+  auto kernel = sgemm_kernel<BM, BN, BK, TM, TN, false>;
+  if (gemm::wide_access(4, K, N, A, B, C)) kernel = sgemm_kernel<BM, BN, BK, TM, TN, true>;
+  kernel<<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
   return cudaGetLastError();
 }
 

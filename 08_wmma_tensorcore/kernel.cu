@@ -46,6 +46,29 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
+// One 16-byte chunk global -> shared, zeros where !valid. WIDE: one cp_async_16 (the launcher
+// checked that rows hold whole chunks, 16-byte aligned). Otherwise element by element, zeros from
+// the n-th on: a 4-byte cp.async per float; a __half (2 bytes, below cp.async's smallest copy) is
+// loaded and stored by the thread itself, so that copy is not asynchronous.
+template <bool WIDE, class T>
+__device__ __forceinline__ void copy_chunk(T* smem, const T* gmem, bool valid, int n) {
+  if constexpr (WIDE) {
+    cp_async_16(smem, gmem, valid);
+  } else if constexpr (std::is_same_v<T, float>) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const bool in = valid && e < n;
+      const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem + e));
+      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst),
+                   "l"(in ? gmem + e : gmem), "r"(in ? 4 : 0));
+    }
+  } else {
+#pragma unroll
+    for (int e = 0; e < 8; ++e)
+      smem[e] = valid && e < n ? gmem[e] : __float2half(0.0f);
+  }
+}
+
 // Shared-memory layout of one stage, with padded rows so that fragment loads don't conflict.
 // FP16 fragments are read 8 rows x 16 bytes per phase: 16 bytes of padding start each row 4
 // banks further on (A: 80-byte rows -> banks 0, 20, 8, 28, 16, 4, 24, 12). TF32 fragments are
@@ -66,7 +89,8 @@ __host__ __device__ constexpr std::size_t smem_bytes() {
 
 // A block of (BM/WM) x (BN/WN) warps covers a BM x BN block of C; each warp a WM x WN warp tile,
 // held as (WM/16) x (WN/16) accumulator fragments.
-template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES>
+// WIDE, chosen by the launcher: 16-byte global accesses; otherwise element by element.
+template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool WIDE>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     gemm_kernel(int M, int N, int K, float alpha, const T* A, const T* B, float beta, float* C) {
   using L = Tiles<T, BM, BN, BK>;
@@ -100,7 +124,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
       const int r = i / (BK / CHUNK), c = i % (BK / CHUNK) * CHUNK;
       const int row = block_row + r, k = k0 + c;
       const bool valid = row < M && k < K;
-      cp_async_16(&as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid);
+      copy_chunk<WIDE>(&as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid, K - k);
     }
 #pragma unroll
     for (int pass = 0; pass < B_CHUNKS / NUM_THREADS; ++pass) {
@@ -108,7 +132,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
       const int r = i / (BN / CHUNK), c = i % (BN / CHUNK) * CHUNK;
       const int k = k0 + r, col = block_col + c;
       const bool valid = k < K && col < N;
-      cp_async_16(&bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid);
+      copy_chunk<WIDE>(&bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid, N - col);
     }
   };
 
@@ -189,11 +213,9 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
 #pragma unroll
       for (int h = 0; h < 8; h += 4) {
         const int col = block_col + warp_col * WN + j * 16 + c + h;
-        if (row < M && col < N) {
-          float* const out = &C[row * N + col];
-          gemm::store_float4(
-              out, gemm::epilogue4(gemm::load_float4(&scratch[r * 16 + c + h]), alpha, beta, out));
-        }
+        if (row < M && col < N)
+          gemm::store4<WIDE>(&C[row * N + col], gemm::load_float4(&scratch[r * 16 + c + h]), alpha,
+                             beta, N - col);
       }
       __syncwarp();  // the scratch is overwritten by the next fragment
     }
@@ -204,16 +226,11 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
                         float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  constexpr int CHUNK = 16 / sizeof(T);
-  if (K % CHUNK != 0 || N % CHUNK != 0)
-    return gemm::reject(
-        "needs K %% %d == 0 and N %% %d == 0 for 16-byte copies of %s; got N=%d K=%d", CHUNK, CHUNK,
-        sizeof(T) == 2 ? "FP16" : "FP32", N, K);
-  if (!gemm::aligned_16(A) || !gemm::aligned_16(B) || !gemm::aligned_16(C))
-    return gemm::reject("needs 16-byte aligned A, B and C for 16-byte copies");
   if (cudaError_t err = gemm::check_grid_rows(M, BM)) return err;
   constexpr std::size_t smem = smem_bytes<T, BM, BN, BK, WM, WN, STAGES>();
-  const auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES>;
+  auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, false>;
+  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C))
+    kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, true>;
   // More than 48 KB of dynamic shared memory must be asked for explicitly.
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smem)))

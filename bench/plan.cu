@@ -80,7 +80,7 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     const Job& j = jobs[i];
     if (!prob || prob->M != j.size) {
       prob.reset();  // free the previous size first
-      prob = std::make_unique<gemm::Problem>(j.size, j.size, j.size, o.seed, true);
+      prob = std::make_unique<gemm::Problem>(j.size, j.size, j.size, o.seed, true, o.offset);
       for (const gemm::Precision p :
            {gemm::Precision::FP32, gemm::Precision::TF32, gemm::Precision::FP16}) {
         gemm::Measurement m = gemm::measure_cublas(p, *prob, o, guard.stream);
@@ -100,9 +100,10 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     m.table = j.table;
     all.push_back(m);
     const double ref = gemm::cublas_ms(all, m);
-    std::printf("[%3zu/%zu] %-20s %-26s %5d^3 %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s\n", i + 1,
-                jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size, m.time.median_ms,
-                m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
+    std::printf("[%3zu/%zu] %-20s %-26s %5d^3 %-7s %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s\n",
+                i + 1, jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size,
+                m.access.c_str(), m.time.median_ms, m.tflops(),
+                ref > 0 ? ref / m.time.median_ms : 0.0,
                 m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-");
     std::fflush(stdout);
   }

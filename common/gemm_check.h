@@ -1,5 +1,6 @@
 // Host-side helpers every launcher shares: the argument checks of the chapter contract, the
-// reason a launcher gives when it refuses a shape, and ceil_div. Not the lesson of any chapter.
+// reason a launcher gives when it refuses a shape, the choice of the global-access path, and
+// ceil_div. Not the lesson of any chapter.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,11 +40,29 @@ inline bool aligned_16(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
+// Which global-access path the last launcher called on this thread took: "16-byte" or
+// "element". For the driver's report; set by check_gemm_args and wide_access.
+inline std::string& access_path() {
+  static thread_local std::string path;
+  return path;
+}
+
+// Whether a kernel may move A, B and C in 16-byte pieces of `per_16` elements: every row of
+// them must start on a 16-byte boundary (K and N multiples of per_16, the matrices themselves
+// 16-byte aligned). Otherwise the launcher runs the same kernel one element per access.
+inline bool wide_access(int per_16, int K, int N, const void* A, const void* B, const void* C) {
+  const bool wide =
+      K % per_16 == 0 && N % per_16 == 0 && aligned_16(A) && aligned_16(B) && aligned_16(C);
+  access_path() = wide ? "16-byte" : "element";
+  return wide;
+}
+
 // The checks of the chapter contract that every launcher runs first: sizes >= 0, every matrix
 // at most 2^31 - 1 elements (the kernels index with int), no null pointer for a non-empty matrix.
 inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const void* B,
                                    const void* C) {
   rejection_reason().clear();
+  access_path() = "element";
   if (M < 0 || N < 0 || K < 0) return reject("sizes must be >= 0; got M=%d N=%d K=%d", M, N, K);
   const long long m = M, n = N, k = K;
   if (m * k > INT_MAX || k * n > INT_MAX || m * n > INT_MAX)

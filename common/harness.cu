@@ -151,13 +151,14 @@ Measurement base(const std::string& chapter, const std::string& variant, Precisi
   m.K = prob.K;
   m.alpha = o.alpha;
   m.beta = o.beta;
+  m.offset = prob.offset;
   return m;
 }
 
 void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
-  std::printf("%-26s %-5s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
-              "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak", "x_cuBLAS",
-              "regs", "smem_B", "occupancy");
+  std::printf("%-26s %-5s %-7s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
+              "access", "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak",
+              "x_cuBLAS", "regs", "smem_B", "occupancy");
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
     char ratio[16] = "-", regs[16] = "-", smem[16] = "-", occ[16] = "-";
@@ -167,8 +168,9 @@ void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
       std::snprintf(smem, sizeof smem, "%zu", r.res.static_smem + r.res.dynamic_smem);
       std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
     }
-    std::printf("%-26s %-5s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n",
+    std::printf("%-26s %-5s %-7s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n",
                 r.variant.c_str(), to_string(r.precision).c_str(),
+                r.access.empty() ? "-" : r.access.c_str(),
                 r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-", r.cmp.worst_ratio,
                 r.time.median_ms, r.time.min_ms, r.time.max_ms, r.tflops(),
                 100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ratio, regs, smem, occ);
@@ -215,12 +217,12 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   bool ok = true;
   for (const Shape& s : shapes) {
     std::printf(
-        "%s: M=%d N=%d K=%d alpha=%g beta=%g seed=%llu | median of %d reps after %d "
+        "%s: M=%d N=%d K=%d alpha=%g beta=%g seed=%llu%s | median of %d reps after %d "
         "warm-ups, L2 flushed before each\n",
         chapter.c_str(), s.m, s.n, s.k, o.alpha, o.beta, static_cast<unsigned long long>(o.seed),
-        o.reps, o.warmup);
+        o.offset ? (" offset=" + std::to_string(o.offset)).c_str() : "", o.reps, o.warmup);
     std::fflush(stdout);
-    Problem prob(s.m, s.n, s.k, o.seed, fp16);
+    Problem prob(s.m, s.n, s.k, o.seed, fp16, o.offset);
     std::vector<Measurement> rows;
     for (const Variant* v : selected) {
       try {
@@ -297,14 +299,14 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
            "median_ms,min_ms,max_ms,reps,tflops,pct_fp32_peak,cublas_ms,ratio_to_cublas,registers,"
            "smem_bytes,blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,"
            "runtime,cublas,date,table,sm_clock_before_mhz,sm_clock_after_mhz,bytes,gb_per_s,"
-           "command\n";
+           "access,offset,command\n";
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
     char line[1024];
     std::snprintf(
         line, sizeof line,
         "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
-        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,%.0f,%.1f,",
+        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,%.0f,%.1f,%s,%d,",
         r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
         to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
         r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
@@ -315,7 +317,7 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
         d.fp32_peak_flops / 1e12, version_string(d.driver_version).c_str(),
         version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
         (d.cublas_version / 100) % 100, d.cublas_version % 100, now_utc().c_str(), r.table.c_str(),
-        r.clock_before_mhz, r.clock_after_mhz, r.bytes, r.gb_per_s());
+        r.clock_before_mhz, r.clock_after_mhz, r.bytes, r.gb_per_s(), r.access.c_str(), r.offset);
     out << line << '"' << cmd << "\"\n";
   }
 }
@@ -399,7 +401,9 @@ Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem
                            const Options& o, cudaStream_t stream) {
   Measurement m = base(chapter, v.name, v.precision, prob, o);
   check_and_time(m, prob, o, stream, [&] { return v.launch(prob, o.alpha, o.beta, stream); });
-  m.res = kernel_resources(v.kernel);  // after a launch: the launcher may raise the smem limit
+  m.access = access_path();
+  // After a launch: the launcher may raise the smem limit.
+  m.res = kernel_resources(m.access == "16-byte" ? v.kernel : v.narrow);
   return m;
 }
 

@@ -34,12 +34,14 @@ struct Variant {
   Precision precision = Precision::FP32;
   SgemmFn sgemm = nullptr;
   HgemmFn hgemm = nullptr;
-  KernelInfo kernel;
+  // The kernel the launcher runs with 16-byte accesses, and the one it runs element by element
+  // (chapters 01-02 have only the latter: both are the same kernel).
+  KernelInfo kernel, narrow;
 
-  Variant(std::string n, SgemmFn f, KernelInfo k, Precision p = Precision::FP32)
-      : name(std::move(n)), precision(p), sgemm(f), kernel(k) {}
-  Variant(std::string n, HgemmFn f, KernelInfo k)
-      : name(std::move(n)), precision(Precision::FP16), hgemm(f), kernel(k) {}
+  Variant(std::string n, SgemmFn f, KernelInfo k, KernelInfo nk, Precision p = Precision::FP32)
+      : name(std::move(n)), precision(p), sgemm(f), kernel(k), narrow(nk) {}
+  Variant(std::string n, HgemmFn f, KernelInfo k, KernelInfo nk)
+      : name(std::move(n)), precision(Precision::FP16), hgemm(f), kernel(k), narrow(nk) {}
 
   cudaError_t launch(Problem& p, float alpha, float beta, cudaStream_t stream) const {
     return sgemm ? sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream)
@@ -67,7 +69,9 @@ struct Measurement {
   TimingStats time;
   KernelResources res;
   int clock_before_mhz = -1, clock_after_mhz = -1;  // SM clock around the timed launches
-  double bytes = 0;  // a copy's bytes read + written (the memory ceiling); 0 for a GEMM
+  double bytes = 0;    // a copy's bytes read + written (the memory ceiling); 0 for a GEMM
+  std::string access;  // the launcher's global-access path ("16-byte" or "element"); cuBLAS: ""
+  int offset = 0;      // elements A, B and C start past an aligned address
   double tflops() const { return 2.0 * M * N * K / (time.median_ms * 1e-3) / 1e12; }
   double gb_per_s() const { return bytes / (time.median_ms * 1e-3) / 1e9; }
 };

@@ -1,5 +1,5 @@
-// Device-side helpers that are not the lesson of any chapter: the BLAS epilogue and 16-byte
-// vector accessors.
+// Device-side helpers that are not the lesson of any chapter: the BLAS epilogue, 16-byte vector
+// accessors, and their element-by-element twins for shapes and pointers 16 bytes don't fit.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,6 +25,29 @@ __device__ __forceinline__ float4 load_float4(const float* p) {
 }
 __device__ __forceinline__ void store_float4(float* p, float4 v) {
   *reinterpret_cast<float4*>(p) = v;
+}
+
+// The four floats p[0..3] of a row with n >= 1 elements left from p; those past its end read as
+// zero. WIDE: one 16-byte load (the launcher has checked that p is 16-byte aligned and that a row
+// holds a multiple of four, so all four are inside); otherwise one 4-byte load per element.
+template <bool WIDE>
+__device__ __forceinline__ float4 load4(const float* p, int n) {
+  if constexpr (WIDE) return load_float4(p);
+  return make_float4(p[0], n > 1 ? p[1] : 0.0f, n > 2 ? p[2] : 0.0f, n > 3 ? p[3] : 0.0f);
+}
+
+// c[0..3] = alpha * acc + beta * c[0..3] in a row with n >= 1 elements left from c; elements past
+// its end are not touched. WIDE: 16-byte accesses, as load4.
+template <bool WIDE>
+__device__ __forceinline__ void store4(float* c, float4 acc, float alpha, float beta, int n) {
+  if constexpr (WIDE) {
+    store_float4(c, epilogue4(acc, alpha, beta, c));
+  } else {
+    c[0] = epilogue(acc.x, alpha, beta, c);
+    if (n > 1) c[1] = epilogue(acc.y, alpha, beta, c + 1);
+    if (n > 2) c[2] = epilogue(acc.z, alpha, beta, c + 2);
+    if (n > 3) c[3] = epilogue(acc.w, alpha, beta, c + 3);
+  }
 }
 
 }  // namespace gemm

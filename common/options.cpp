@@ -44,9 +44,10 @@ Options parse_options(int argc, const char* const* argv) {
       has_value = true;
     }
     static const char* const switches[] = {"--no-check", "--no-cublas", "--help", "-h"};
-    static const char* const valued[] = {
-        "--m",    "-m",       "--n",    "-n",     "--k",       "-k",    "--size",  "--alpha",
-        "--beta", "--warmup", "--reps", "--seed", "--variant", "--csv", "--sizes", "--dump"};
+    static const char* const valued[] = {"--m",    "-m",      "--n",       "-n",     "--k",
+                                         "-k",     "--size",  "--alpha",   "--beta", "--warmup",
+                                         "--reps", "--seed",  "--variant", "--csv",  "--sizes",
+                                         "--dump", "--offset"};
     const auto known = [&](const auto& list) {
       for (const char* f : list)
         if (flag == f) return true;
@@ -96,6 +97,8 @@ Options parse_options(int argc, const char* const* argv) {
     } else if (flag == "--dump") {
       if (value.empty()) throw UsageError("--dump needs a folder name");
       opt.dump = value;
+    } else if (flag == "--offset") {
+      opt.offset = static_cast<int>(parse_integer(flag, value, 0, 64));
     } else if (flag == "--no-check") {
       opt.check = false;
     } else if (flag == "--no-cublas") {
@@ -115,9 +118,10 @@ std::string usage(const std::string& program) {
          " [--size S | --sizes S1,S2,.. | --m M --n N --k K] [--alpha A] [--beta B]\n"
          "       [--variant NAME|all]"
          " [--reps R] [--warmup W] [--seed S] [--no-check] [--no-cublas] [--csv FILE]\n"
-         "       [--dump DIR]\n"
+         "       [--dump DIR] [--offset E]\n"
          "  C = alpha * A * B + beta * C, row-major, A is MxK, B is KxN (default 4096^3,\n"
          "  alpha 1, beta 0, 20 timed reps after 3 warm-ups, checked against an FP64 reference)\n"
+         "  --offset E: A, B and C start E elements past an aligned address (a sub-matrix view)\n"
          "  --dump DIR: each checked kernel's A, B, C before and after, and reference as .npy in\n"
          "  DIR/<variant>_<M>x<N>x<K>/ with meta.json, for scripts/check_npy.py DIR";
 }

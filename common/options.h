@@ -20,6 +20,7 @@ struct Options {
   std::string csv;         // append one row per measured kernel to this file
   std::vector<int> sizes;  // --sizes 256,512: square problems run in turn (overrides m, n, k)
   std::string dump;        // write each checked kernel's inputs, C and reference as .npy here
+  int offset = 0;          // A, B and C start this many elements past an aligned address
   bool help = false;
 };
 

@@ -92,14 +92,21 @@ std::size_t problem_bytes(int M, int N, int K, bool fp16_inputs, bool check) {
   return bytes;
 }
 
-Problem::Problem(int M_, int N_, int K_, std::uint64_t seed, bool fp16_inputs)
-    : M(M_), N(N_), K(K_), A(count(M_, K_)), B(count(K_, N_)), C(count(M_, N_)), C0(count(M_, N_)) {
+Problem::Problem(int M_, int N_, int K_, std::uint64_t seed, bool fp16_inputs, int offset_)
+    : M(M_),
+      N(N_),
+      K(K_),
+      offset(offset_),
+      A(count(M_, K_), offset_),
+      B(count(K_, N_), offset_),
+      C(count(M_, N_), offset_),
+      C0(count(M_, N_)) {
   fill_uniform(A.ptr, A.count, seed ^ (kTagA << 56), nullptr);
   fill_uniform(B.ptr, B.count, seed ^ (kTagB << 56), nullptr);
   fill_uniform(C0.ptr, C0.count, seed ^ (kTagC << 56), nullptr);
   if (fp16_inputs) {
-    A16.resize(A.count);
-    B16.resize(B.count);
+    A16.resize(A.count, offset);
+    B16.resize(B.count, offset);
     if (A.count) round_to_half_kernel<<<grid_for(A.count), 256>>>(A.ptr, A16.ptr, A.count);
     CUDA_CHECK(cudaGetLastError());
     if (B.count) round_to_half_kernel<<<grid_for(B.count), 256>>>(B.ptr, B16.ptr, B.count);

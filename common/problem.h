@@ -21,22 +21,33 @@ using SgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const float* A
 using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A, const __half* B,
                                 float beta, float* C, cudaStream_t stream);
 
+// `count` elements at `ptr`, which lies `offset` elements past the start of the allocation
+// (cudaMalloc's, 256-byte aligned): offset 1 makes a sub-matrix view whose pointer is aligned to
+// the element only, as a kernel sees when it is handed a block of a larger matrix.
 template <class T>
 struct DeviceBuffer {
   T* ptr = nullptr;
   std::size_t count = 0;
-  explicit DeviceBuffer(std::size_t n = 0) { resize(n); }
-  ~DeviceBuffer() { cudaFree(ptr); }
+  explicit DeviceBuffer(std::size_t n = 0, std::size_t offset = 0) { resize(n, offset); }
+  ~DeviceBuffer() { cudaFree(base_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void resize(std::size_t n) {
-    if (n == count) return;
-    cudaFree(ptr);
-    ptr = nullptr;
+  void resize(std::size_t n, std::size_t offset = 0) {
+    if (n == count && offset == offset_) return;
+    cudaFree(base_);
+    base_ = ptr = nullptr;
     count = n;
-    if (n) CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
+    offset_ = offset;
+    if (n) {
+      CUDA_CHECK(cudaMalloc(&base_, (n + offset) * sizeof(T)));
+      ptr = base_ + offset;
+    }
   }
   std::vector<T> to_host() const;
+
+ private:
+  T* base_ = nullptr;
+  std::size_t offset_ = 0;
 };
 
 // Bytes of GPU memory a checked Problem of this shape needs (inputs, C, C0, FP16 copies, and the
@@ -45,9 +56,10 @@ std::size_t problem_bytes(int M, int N, int K, bool fp16_inputs, bool check);
 
 class Problem {
  public:
-  Problem(int M, int N, int K, std::uint64_t seed, bool fp16_inputs);
+  // offset: A, B, C (and their FP16 copies) start that many elements past an aligned address.
+  Problem(int M, int N, int K, std::uint64_t seed, bool fp16_inputs, int offset = 0);
 
-  int M, N, K;
+  int M, N, K, offset;
   DeviceBuffer<float> A, B, C, C0;  // C0: the initial C that beta scales
   DeviceBuffer<__half> A16, B16;    // FP16 roundings of A and B (if fp16_inputs)
 

@@ -15,37 +15,43 @@ namespace gemm {
 // 01: one thread per output, BX x BY threads per block; named "BXxBY".
 template <int BX, int BY, class Launch, class Kernel>
 Variant block_variant(Launch launch, Kernel kernel) {
-  return {std::to_string(BX) + "x" + std::to_string(BY), launch, kernel_info(kernel, BX * BY)};
+  const KernelInfo info = kernel_info(kernel, BX * BY);
+  return {std::to_string(BX) + "x" + std::to_string(BY), launch, info, info};
 }
 
 // 02: TILE x TILE threads, one TILE x TILE tile of A and of B in shared memory; named "tileT".
 template <int TILE, class Launch, class Kernel>
 Variant square_tile_variant(Launch launch, Kernel kernel) {
-  return {"tile" + std::to_string(TILE), launch, kernel_info(kernel, TILE * TILE)};
+  const KernelInfo info = kernel_info(kernel, TILE * TILE);
+  return {"tile" + std::to_string(TILE), launch, info, info};
 }
 
-// 03-07: a BM x BN x BK block tile, TM x TN outputs per thread; named "BMxBNxBK_TMxTN".
+// 03-07: a BM x BN x BK block tile, TM x TN outputs per thread; named "BMxBNxBK_TMxTN". From 03
+// on, each kernel comes in two: with 16-byte accesses (wide) and element by element (narrow).
 template <int BM, int BN, int BK, int TM, int TN, class Launch, class Kernel>
-Variant thread_tile_variant(Launch launch, Kernel kernel) {
+Variant thread_tile_variant(Launch launch, Kernel wide, Kernel narrow) {
   const std::string name = std::to_string(BM) + "x" + std::to_string(BN) + "x" +
                            std::to_string(BK) + "_" + std::to_string(TM) + "x" + std::to_string(TN);
-  return {name, launch, kernel_info(kernel, (BM / TM) * (BN / TN))};
+  constexpr int threads = (BM / TM) * (BN / TN);
+  return {name, launch, kernel_info(wide, threads), kernel_info(narrow, threads)};
 }
 
 // 08 on: a BM x BN x BK block tile, WM x WN per warp, STAGES shared-memory stages, float (TF32
 // math) or __half inputs; named "tf32_BMxBNxBK_wWMxWN_sSTAGES" (or "fp16_...").
 template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, class Launch, class Kernel>
-Variant warp_tile_variant(Launch launch, Kernel kernel, std::size_t dynamic_smem) {
+Variant warp_tile_variant(Launch launch, Kernel wide, Kernel narrow, std::size_t dynamic_smem) {
   constexpr bool tf32 = std::is_same_v<T, float>;
   const std::string name = std::string(tf32 ? "tf32_" : "fp16_") + std::to_string(BM) + "x" +
                            std::to_string(BN) + "x" + std::to_string(BK) + "_w" +
                            std::to_string(WM) + "x" + std::to_string(WN) + "_s" +
                            std::to_string(STAGES);
-  const KernelInfo info = kernel_info(kernel, (BM / WM) * (BN / WN) * 32, dynamic_smem);
+  constexpr int threads = (BM / WM) * (BN / WN) * 32;
+  const KernelInfo w = kernel_info(wide, threads, dynamic_smem);
+  const KernelInfo n = kernel_info(narrow, threads, dynamic_smem);
   if constexpr (tf32)
-    return {name, launch, info, Precision::TF32};
+    return {name, launch, w, n, Precision::TF32};
   else
-    return {name, launch, info};
+    return {name, launch, w, n};
 }
 
 }  // namespace gemm
@@ -55,11 +61,13 @@ Variant warp_tile_variant(Launch launch, Kernel kernel, std::size_t dynamic_smem
   gemm::block_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
 #define GEMM_SQUARE_TILE(...) \
   gemm::square_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
-#define GEMM_THREAD_TILE(...) \
-  gemm::thread_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
-#define GEMM_WARP_TILE(...)                                                                \
-  gemm::warp_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__>, \
-                                       smem_bytes<__VA_ARGS__>())
+#define GEMM_THREAD_TILE(...)                                             \
+  gemm::thread_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>,       \
+                                         sgemm_kernel<__VA_ARGS__, true>, \
+                                         sgemm_kernel<__VA_ARGS__, false>)
+#define GEMM_WARP_TILE(...)                                                                      \
+  gemm::warp_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__, true>, \
+                                       gemm_kernel<__VA_ARGS__, false>, smem_bytes<__VA_ARGS__>())
 
 // A chapter's program: the driver over its variants(). Left out where the benchmark runner
 // (bench/) compiles every chapter into one program.

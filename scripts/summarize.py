@@ -19,6 +19,7 @@ and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unles
     sizes [sizes=2048,4096,8192]  CHAPTER's default kernels by size, against cuBLAS and the
                                   chapter before
     variants [sizes=4096]         every variant of CHAPTER
+    access [sizes=4096,4095]      CHAPTER's defaults on the 16-byte path and element by element
     kernels rows=CH:VAR,.. [size=4096]    chosen kernels side by side
     ncu kernels=CH[:VAR],.. metrics=NAME,..  Nsight Compute metrics (METRICS below), one column
                                   per kernel, ratios computed here
@@ -308,6 +309,23 @@ def gen_variants(run, chapter, args):
     return table(head, rows, ["---:", "---", "---"] + ["---:"] * 7)
 
 
+def gen_access(run, chapter, args):
+    """The chapter's defaults at 4096 (rows 16-byte aligned: the wide path) and 4095 (no row aligned:
+    element by element), with the path each took as bench.csv records it."""
+    wide_n, narrow_n = (int(s) for s in args.get("sizes", "4096,4095").split(","))
+    rows = []
+    for r in run.defaults(chapter, wide_n):
+        n = run.default(chapter, narrow_n, r["precision"])
+        if n is None or n["precision"] != r["precision"]:
+            return f"(this run has no {narrow_n}^3 rows)"
+        for q in (r, n):
+            rows.append([q["M"], q["precision"].upper(), q.get("access") or "-", f"{f(q, 'median_ms'):.3f}",
+                         f"{f(q, 'tflops'):.2f}", cublas_ratio(run, q),
+                         "1" if q is r else f"{f(n, 'tflops') / f(r, 'tflops'):.3f}"])
+    return table(["size", "precision", "global accesses", "ms", "TFLOP/s", "x cuBLAS (same size)",
+                  f"TFLOP/s x {wide_n}^3"], rows, ["---:", "---", "---"] + ["---:"] * 4)
+
+
 def gen_kernels(run, chapter, args):
     n = int(args.get("size", NCU_SIZE))
     rows = []
@@ -405,7 +423,7 @@ def gen_seed002(run, _chapter, _args):
     return table(["kernel", "here ms", "here x cuBLAS FP32", "blog ms", "blog x cuBLAS FP32"], rows)
 
 
-GENERATORS = {"sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels,
+GENERATORS = {"sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels, "access": gen_access,
               "ncu": gen_ncu, "chapters": gen_chapters, "cublas": gen_cublas,
               "seed000": gen_seed000, "seed002": gen_seed002}
 

@@ -56,6 +56,14 @@ TEST_CASE("sizes, scalars and switches parse in both spellings", "[options]") {
   CHECK(o.csv == "out.csv");
   CHECK(parse({"--m", "0"}).m == 0);
   CHECK(parse({"--help"}).help);
+  CHECK(parse({}).offset == 0);
+  CHECK(parse({"--offset", "1"}).offset == 1);
+}
+
+TEST_CASE("an offset is a small count of elements", "[options]") {
+  CHECK(error_of({"--offset", "-1"}) == "--offset must be between 0 and 64; got -1");
+  CHECK(error_of({"--offset", "65"}) == "--offset must be between 0 and 64; got 65");
+  CHECK(error_of({"--offset", "x"}) == "--offset expects an integer; got 'x'");
 }
 
 TEST_CASE("malformed flags give one clear sentence", "[options]") {

@@ -1,13 +1,13 @@
-// The checks every chapter's GPU tests run: the shape and alpha/beta matrix against
-// the FP64 reference with NaN-poisoned C, rejected arguments, NaN/Inf propagation, and a checker
-// that must catch one corrupted element.
+// The checks every chapter's GPU tests run: the shape and alpha/beta matrix against the FP64
+// reference with NaN-poisoned C, on aligned buffers and on sub-matrix views (every pointer one
+// element past an aligned address), rejected arguments, NaN/Inf propagation, and a checker that
+// must catch one corrupted element.
 #pragma once
 
 #include "../catch_compat.h"
 
 #include "problem.h"
 
-#include <functional>
 #include <string>
 
 namespace gemm_tests {
@@ -16,27 +16,14 @@ struct Shape {
   int M, N, K;
 };
 
-// Which shapes a launcher must accept (e.g. float4 paths need K % 4 == 0 and N % 4 == 0); the
-// others must be refused with cudaErrorInvalidValue and a reason, without touching C.
-using Accepts = std::function<bool(const Shape&)>;
-inline bool accepts_all(const Shape&) {
-  return true;
-}
-// 16-byte accesses: 4 floats (the float4 chapters, TF32 copies) or 8 halves along K and N.
-inline bool float4_shapes(const Shape& s) {
-  return s.K % 4 == 0 && s.N % 4 == 0;
-}
-inline bool half8_shapes(const Shape& s) {
-  return s.K % 8 == 0 && s.N % 8 == 0;
-}
-
 // Entry points under test: FP32 launchers (FP32 or TF32 math) and FP16-input launchers.
 struct Launcher {
   std::string name;
   gemm::SgemmFn sgemm = nullptr;
   gemm::HgemmFn hgemm = nullptr;
   gemm::Precision precision = gemm::Precision::FP32;
-  Accepts accepts = accepts_all;
+  // Elements per 16-byte access on the launcher's wide path; 0: it has none (01, 02).
+  int per_16 = 0;
   cudaError_t operator()(gemm::Problem& p, float alpha, float beta) const;
 };
 

@@ -2,9 +2,8 @@
 
 #include "../../07_double_buffer/kernel.cu"
 
-GEMM_CHAPTER_TESTS("[ch07]", "ch07::sgemm", ch07::sgemm, nullptr, gemm::Precision::FP32,
-                   gemm_tests::float4_shapes)
+GEMM_CHAPTER_TESTS("[ch07]", "ch07::sgemm", ch07::sgemm, nullptr, gemm::Precision::FP32, 4)
 GEMM_CHAPTER_TESTS("[ch07][64x64x8]", "ch07 64x64x8 4x4", ch07::sgemm_launch<64, 64, 8, 4, 4>,
-                   nullptr, gemm::Precision::FP32, gemm_tests::float4_shapes)
+                   nullptr, gemm::Precision::FP32, 4)
 GEMM_CHAPTER_TESTS("[ch07][128x128x8]", "ch07 128x128x8 8x8", ch07::sgemm_launch<128, 128, 8, 8, 8>,
-                   nullptr, gemm::Precision::FP32, gemm_tests::float4_shapes)
+                   nullptr, gemm::Precision::FP32, 4)

@@ -7,6 +7,7 @@
 #include "reference.h"
 
 #include <cmath>
+#include <cstdint>
 
 TEST_CASE("device inputs equal the host generator bit for bit", "[harness]") {
   std::vector<float> host(1000);
@@ -77,4 +78,21 @@ TEST_CASE("computing a reference leaves the shared cuBLAS handle on the caller's
   CHECK(t.median_ms > 1e-3);
   CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), nullptr));
   CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("a problem with an offset is a sub-matrix view one element past an aligned address",
+          "[harness]") {
+  gemm::Problem prob(33, 17, 9, 8, true, 1);
+  CHECK(reinterpret_cast<std::uintptr_t>(prob.A.ptr) % 16 == sizeof(float));
+  CHECK(reinterpret_cast<std::uintptr_t>(prob.B.ptr) % 16 == sizeof(float));
+  CHECK(reinterpret_cast<std::uintptr_t>(prob.C.ptr) % 16 == sizeof(float));
+  CHECK(reinterpret_cast<std::uintptr_t>(prob.A16.ptr) % 16 == sizeof(__half));
+  // Its inputs are those of the aligned problem with the same seed, and cuBLAS agrees.
+  gemm::Problem aligned(33, 17, 9, 8, true, 0);
+  CHECK(prob.A.to_host() == aligned.A.to_host());
+  prob.reset_c(0.5f, nullptr);
+  CUBLAS_CHECK(cublasSetStream(gemm::cublas_handle(), nullptr));
+  gemm::cublas_gemm(gemm::cublas_handle(), gemm::Precision::FP32, prob, 1.5f, 0.5f);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(prob.check_c(gemm::Precision::FP32, 1.5f, 0.5f).pass);
 }
