@@ -46,27 +46,11 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
-// One 16-byte chunk global -> shared, zeros where !valid. WIDE: one cp_async_16 (the launcher
-// checked that rows hold whole chunks, 16-byte aligned). Otherwise element by element, zeros from
-// the n-th on: a 4-byte cp.async per float; a __half (2 bytes, below cp.async's smallest copy) is
-// loaded and stored by the thread itself, so that copy is not asynchronous.
-template <bool WIDE, class T>
-__device__ __forceinline__ void copy_chunk(T* smem, const T* gmem, bool valid, int n) {
-  if constexpr (WIDE) {
-    cp_async_16(smem, gmem, valid);
-  } else if constexpr (std::is_same_v<T, float>) {
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const bool in = valid && e < n;
-      const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem + e));
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst),
-                   "l"(in ? gmem + e : gmem), "r"(in ? 4 : 0));
-    }
-  } else {
-#pragma unroll
-    for (int e = 0; e < 8; ++e)
-      smem[e] = valid && e < n ? gmem[e] : __float2half(0.0f);
-  }
+// One float global -> shared, asynchronously; zero where !valid (nothing is read then).
+__device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
+               "r"(valid ? 4 : 0));
 }
 
 // Shared-memory layout of one stage, with padded rows so that fragment loads don't conflict.
@@ -114,26 +98,69 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
   const int warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);
   const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
 
-  // Issues the copies of tile k0 into stage `stage`; chunks outside A or B are zero-filled.
-  const auto load_tile = [&](int k0, int stage) {
+  // Without 16-byte alignment: one element per access, consecutive threads on consecutive
+  // elements of a row (coalesced). Calls copy(e, shared, global, valid) for the e-th element this
+  // thread copies of tile k0 into stage `stage`.
+  const auto for_each_element = [&](int k0, int stage, auto&& copy) {
+    static_assert(NUM_THREADS % BK == 0 && NUM_THREADS % BN == 0, "whole rows per pass");
     T* const as = As + stage * L::A_ELEMS;
     T* const bs = Bs + stage * L::B_ELEMS;
 #pragma unroll
-    for (int pass = 0; pass < A_CHUNKS / NUM_THREADS; ++pass) {
-      const int i = tid + pass * NUM_THREADS;
-      const int r = i / (BK / CHUNK), c = i % (BK / CHUNK) * CHUNK;
+    for (int e = 0; e < BM * BK / NUM_THREADS; ++e) {
+      const int r = tid / BK + e * (NUM_THREADS / BK), c = tid % BK;
       const int row = block_row + r, k = k0 + c;
       const bool valid = row < M && k < K;
-      copy_chunk<WIDE>(&as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid, K - k);
+      copy(e, &as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid);
     }
 #pragma unroll
-    for (int pass = 0; pass < B_CHUNKS / NUM_THREADS; ++pass) {
-      const int i = tid + pass * NUM_THREADS;
-      const int r = i / (BN / CHUNK), c = i % (BN / CHUNK) * CHUNK;
+    for (int e = 0; e < BK * BN / NUM_THREADS; ++e) {
+      const int r = tid / BN + e * (NUM_THREADS / BN), c = tid % BN;
       const int k = k0 + r, col = block_col + c;
       const bool valid = k < K && col < N;
-      copy_chunk<WIDE>(&bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid, N - col);
+      copy(BM * BK / NUM_THREADS + e, &bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid);
     }
+  };
+  // A __half (2 bytes) is below cp.async's smallest copy (4), so on the element path FP16 goes
+  // through registers: load_tile only loads into `staged`, every load before the first store so
+  // that their latencies overlap, and under the MMAs that follow; store_tile writes them.
+  constexpr bool STAGED = !WIDE && std::is_same_v<T, __half>;
+  [[maybe_unused]] __half2 staged[(BM * BK + BK * BN) / NUM_THREADS / 2];
+
+  // Issues the copies of tile k0 into stage `stage`; elements outside A or B are zero-filled.
+  const auto load_tile = [&](int k0, int stage) {
+    if constexpr (WIDE) {
+      T* const as = As + stage * L::A_ELEMS;
+      T* const bs = Bs + stage * L::B_ELEMS;
+#pragma unroll
+      for (int pass = 0; pass < A_CHUNKS / NUM_THREADS; ++pass) {
+        const int i = tid + pass * NUM_THREADS;
+        const int r = i / (BK / CHUNK), c = i % (BK / CHUNK) * CHUNK;
+        const int row = block_row + r, k = k0 + c;
+        const bool valid = row < M && k < K;
+        cp_async_16(&as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid);
+      }
+#pragma unroll
+      for (int pass = 0; pass < B_CHUNKS / NUM_THREADS; ++pass) {
+        const int i = tid + pass * NUM_THREADS;
+        const int r = i / (BN / CHUNK), c = i % (BN / CHUNK) * CHUNK;
+        const int k = k0 + r, col = block_col + c;
+        const bool valid = k < K && col < N;
+        cp_async_16(&bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid);
+      }
+    } else {
+      for_each_element(k0, stage, [&](int e, T* s, const T* g, bool valid) {
+        if constexpr (STAGED)
+          (e % 2 ? staged[e / 2].y : staged[e / 2].x) = valid ? *g : __float2half(0.0f);
+        else
+          cp_async_4(s, g, valid);
+      });
+    }
+  };
+  const auto store_tile = [&](int k0, int stage) {
+    if constexpr (STAGED)
+      for_each_element(k0, stage, [&](int e, T* s, const T*, bool) {
+        *s = e % 2 ? staged[e / 2].y : staged[e / 2].x;
+      });
   };
 
   wmma::fragment<wmma::accumulator, 16, 16, MMA_K, float> acc[FM][FN];
@@ -149,7 +176,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
   const int num_tiles = gemm::ceil_div(K, BK);
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < num_tiles) load_tile(s * BK, s);
+    if (s < num_tiles) load_tile(s * BK, s), store_tile(s * BK, s);
     cp_async_commit();
   }
 
@@ -194,6 +221,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
         for (int j = 0; j < FN; ++j)
           wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
+    if (next < num_tiles) store_tile(next * BK, next % STAGES);
   }
 
   // Epilogue: a fragment's element-to-lane mapping is opaque, so each warp stores a fragment to
