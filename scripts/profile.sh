@@ -3,9 +3,10 @@
 # (scripts/summarize.py computes the ratios). Profiles one launch per kernel, unchecked, with the
 # clocks left as they are.
 #   usage: scripts/profile.sh [SIZE] [CHAPTER[:VARIANT] ...]
-#          no kernels named: every kernel a README's profiler table asks for, and every chapter's
-#          default (scripts/summarize.py --ncu-targets), into a new ncu_<SIZE>.csv; kernels
-#          named: only their rows of it are replaced, and the tables regenerated
+#          no kernels named: every kernel a README's profiler table at SIZE asks for
+#          (scripts/summarize.py --ncu-targets SIZE) and, at 4096, every chapter's default, into
+#          a new ncu_<SIZE>.csv; kernels named: only their rows of it are replaced, and the
+#          tables regenerated
 #   writes results/<gpu>/ncu_<SIZE>.csv (raw: chapter, variant, kernel, metric, value)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,10 @@ require_ncu
 targets=("$@")
 partial=${#targets[@]}
 if [ ${#targets[@]} -eq 0 ]; then
-  for c in [0-9][0-9]_*/; do targets+=("${c%/}:default"); done
-  for t in $(python3 scripts/summarize.py --ncu-targets); do
+  if [ "$size" = 4096 ]; then
+    for c in [0-9][0-9]_*/; do targets+=("${c%/}:default"); done
+  fi
+  for t in $(python3 scripts/summarize.py --ncu-targets "$size"); do
     [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t")
   done
 fi
@@ -63,6 +66,10 @@ for m in $wanted; do
 done
 metrics=${metrics#,}
 
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "no README asks for a profile at $size^3: nothing to do."
+  exit 0
+fi
 out=$(results_dir)
 raw=$out/ncu_$size.csv
 [ "$partial" -gt 0 ] && [ -f "$raw" ] || : > "$raw"

@@ -28,26 +28,31 @@ for c in [0-9][0-9]_*/; do
   done
 done
 
-# One job: its command, the sanitizer's summary, which path each variant took, and its exit code.
+# One job: its command, the sanitizer's summary, which path each variant took, and its exit code,
+# written to its own file (jobs run four at a time; the log keeps their order).
 run_one() {
-  local tool=$1; shift
+  local n=$1 tool=$2; shift 2
   local out rc=0
   out=$(compute-sanitizer --tool "$tool" --error-exitcode 3 "$@" --variant all --reps 1 --warmup 0 \
         --no-cublas 2>&1) || rc=$?
-  printf '== compute-sanitizer --tool %s %s --variant all --reps 1 --warmup 0 --no-cublas\n' "$tool" "$*"
-  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Barrier|(16-byte|element) +(PASS|FAIL)' <<<"$out" |
-    awk '{print "   " $0}' | sed -E 's/^ +(ERROR|RACECHECK|=)/\1/'
-  echo "rc=$rc"
+  {
+    printf '== compute-sanitizer --tool %s %s --variant all --reps 1 --warmup 0 --no-cublas\n' "$tool" "$*"
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Barrier|(16-byte|element) +(PASS|FAIL)' <<<"$out" |
+      sed -E 's/^([^=])/   \1/'
+    echo "rc=$rc"
+  } > "$tmp/$n.log"
   return $rc
 }
 export -f run_one
+tmp=$(mktemp -d)
+export tmp
+trap 'rm -rf "$tmp"' EXIT
 
-# Four at a time: the problems are tiny, the sanitizer's start-up is what takes the time.
+# The problems are tiny; the sanitizer's start-up is what takes the time.
 status=0
-printf '%s\n' "${jobs[@]}" | xargs -P 4 -I{} bash -c 'run_one {}' > "$log.tmp" || status=1
-# Keep the chapters in order in the log whatever order the jobs finished in.
-awk '/^== /{key=$5" "$4" "$0} {print key "\t" $0}' "$log.tmp" | sort -s -t$'\t' -k1,1 | cut -f2- > "$log"
-rm -f "$log.tmp"
+for i in "${!jobs[@]}"; do printf '%03d %s\n' "$i" "${jobs[$i]}"; done |
+  xargs -P 4 -I{} bash -c 'run_one {}' || status=1
+cat "$tmp"/*.log > "$log"
 errors=$(grep -c '^rc=[^0]' "$log" || true)
 echo "$0: ${#jobs[@]} runs, $errors with errors; log in $log"
 exit $status

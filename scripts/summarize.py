@@ -8,7 +8,8 @@
                                 any other GPU's folder DIR/README.md
   summarize.py --check          exit 1, with a diff, when a committed file differs from what
                                 --write would make of the committed reference folder
-  summarize.py --ncu-targets    the kernels the READMEs' profiler tables need, one per line
+  summarize.py --ncu-targets [SIZE]   the kernels the READMEs' profiler tables at SIZE (4096)
+                                need, one per line
   summarize.py --one-default-per-precision DIR   PRECISION:CHAPTER:VARIANT, one per precision
 
 A generated section of a README sits between
@@ -21,8 +22,8 @@ and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unles
     variants [sizes=4096]         every variant of CHAPTER
     access [sizes=4096,4095]      CHAPTER's defaults on the 16-byte path and element by element
     kernels rows=CH:VAR,.. [size=4096]    chosen kernels side by side
-    ncu kernels=CH[:VAR],.. metrics=NAME,..  Nsight Compute metrics (METRICS below), one column
-                                  per kernel, ratios computed here
+    ncu kernels=CH[:VAR],.. metrics=NAME,.. [size=4096]  Nsight Compute metrics (METRICS below),
+                                  one column per kernel, ratios computed here (ncu_SIZE.csv)
     seed000 | seed002             a seed's table beside ours (bench/seeds.json)
 Chapters, their order and their precisions come from the CSV, never from a list here.
 """
@@ -344,10 +345,12 @@ def gen_kernels(run, chapter, args):
 
 def gen_ncu(run, chapter, args):
     specs = args["kernels"].split(",")
+    size = int(args.get("size", NCU_SIZE))
+    ncu = run.ncu if size == NCU_SIZE else Ncu(os.path.join(run.dir, f"ncu_{size}.csv"))
     kernels = []
     for spec in specs:
         # A kernel not profiled yet shows as "-" (scripts/profile.sh profiles what is asked for).
-        kernels.append(run.ncu.get(ncu_key(spec)) or {})
+        kernels.append(ncu.get(ncu_key(spec)) or {})
     rows = []
     for name in args["metrics"].split(","):
         if name not in METRICS:
@@ -356,7 +359,7 @@ def gen_ncu(run, chapter, args):
         text, fn, fmt = METRICS[name]
         cells = [top_stalls(m) if name == "top_stalls" else fmt(fn(m)) for m in kernels]
         rows.append([text] + cells)
-    head = ["Nsight Compute, 4096^3"] + [s.replace(":", " ") for s in specs]
+    head = [f"Nsight Compute, {size}^3"] + [s.replace(":", " ") for s in specs]
     return table(head, rows)
 
 
@@ -458,12 +461,13 @@ def readme_files():
     return files
 
 
-def ncu_targets():
+def ncu_targets(size=NCU_SIZE):
     targets = []
     for rel, chapter in readme_files():
         for m in MARK.finditer(open(os.path.join(ROOT, rel)).read()):
-            if m.group(2) == "ncu":
-                for spec in parse_args(m.group(3))["kernels"].split(","):
+            args = parse_args(m.group(3)) if m.group(2) == "ncu" else {}
+            if args and int(args.get("size", NCU_SIZE)) == size:
+                for spec in args["kernels"].split(","):
                     spec = ":".join(ncu_key(spec)) if ":" in spec else spec + ":default"
                     if spec not in targets:
                         targets.append(spec)
@@ -634,6 +638,10 @@ def results_readme(run, rel):
             "- `machine.csv`: nvidia-smi before and after; `sass_summary.txt`: instruction counts from `cuobjdump -sass`.",
             "- `previous_bench.csv`: the run before this one, for the run-to-run comparison.",
             f"- `ncu_{NCU_SIZE}.csv`: `scripts/profile.sh {NCU_SIZE}`, raw metrics of every kernel the READMEs quote.",
+            *[f"- `{os.path.basename(p)}`: `scripts/profile.sh {os.path.basename(p)[4:-4]}`, the kernels the READMEs "
+              f"profile at that size (the element path)."
+              for p in sorted(glob.glob(os.path.join(run.dir, "ncu_[0-9]*.csv")))
+              if os.path.basename(p) != f"ncu_{NCU_SIZE}.csv"],
             *([f"- `cublas_kernels_{NCU_SIZE}.csv`: `scripts/cublas_kernels.sh`, the kernels cuBLAS runs."]
               if os.path.exists(kpath) else []),
             "- `ptxas.txt`: registers, stack and spills of every kernel (`nvcc -Xptxas -v` for this GPU).",
@@ -689,8 +697,8 @@ def main(argv):
             for r in run.defaults(ch, max(run.sizes())):
                 last[r["precision"]] = f"{r['precision']}:{ch}:{r['variant']}"
         print("\n".join(last.values()))
-    elif len(argv) == 2 and argv[1] == "--ncu-targets":
-        print("\n".join(ncu_targets()))
+    elif len(argv) in (2, 3) and argv[1] == "--ncu-targets":
+        print("\n".join(ncu_targets(int(argv[2]) if len(argv) == 3 else NCU_SIZE)))
     elif len(argv) == 2 and argv[1].endswith(".csv"):
         run_rows = load(argv[1])
         print(table(["kernel", "variant", "size", "check", "ms", "TFLOP/s", "x cuBLAS"],
