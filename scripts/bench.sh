@@ -6,8 +6,8 @@
 # (when matplotlib is) and the generated tables (scripts/summarize.py --write).
 #   usage: scripts/bench.sh              the plan's sizes (bench/plan.h: 256 .. 8192)
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 2048/4096 still run)
-#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, sass_summary.txt,
-#   ptxas.txt, *.png
+#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, ncu_4095.csv (the
+#   element path, for the READMEs that profile it), sass_summary.txt, ptxas.txt, *.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
