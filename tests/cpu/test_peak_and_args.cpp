@@ -49,3 +49,28 @@ TEST_CASE("ceil_div and alignment", "[contract]") {
   CHECK(gemm::aligned_16(v));
   CHECK_FALSE(gemm::aligned_16(v + 1));
 }
+
+TEST_CASE("the 16-byte path runs exactly where every row of every matrix starts 16-byte aligned",
+          "[contract]") {
+  alignas(16) float f[16] = {};
+  alignas(16) short h[16] = {};
+  const auto floats = [&](int K, int N, int offset) {
+    return gemm::wide_access(4, K, N, f + offset, f + offset, f + offset);
+  };
+  CHECK(floats(4, 4, 0));
+  CHECK(gemm::access_path() == "16-byte");
+  CHECK(floats(4096, 8, 0));
+  CHECK_FALSE(floats(4095, 8, 0));  // K: rows of A start 4095 floats apart
+  CHECK(gemm::access_path() == "element");
+  CHECK_FALSE(floats(8, 4095, 0));  // N: rows of B and C
+  CHECK_FALSE(floats(8, 2, 0));     // a matrix-vector product (N = 1) and the like
+  CHECK_FALSE(floats(8, 8, 1));     // a sub-matrix view one element past an aligned address
+  CHECK_FALSE(gemm::wide_access(4, 8, 8, f, f, f + 1));  // C alone
+  // FP16 inputs: 8 per 16 bytes.
+  CHECK(gemm::wide_access(8, 16, 16, h, h, f));
+  CHECK_FALSE(gemm::wide_access(8, 12, 16, h, h, f));
+  CHECK_FALSE(gemm::wide_access(8, 16, 16, h + 4, h, f));
+  // The argument checks leave the report at "element" until a launcher says otherwise (01, 02).
+  CHECK(gemm::check_gemm_args(4, 4, 4, f, f, f) == cudaSuccess);
+  CHECK(gemm::access_path() == "element");
+}
