@@ -28,11 +28,13 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
                          float beta, float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  if (cudaError_t err = gemm::check_grid_rows(M, BM)) return err;
   const dim3 block(BN, BM);
-  const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(M, BM));
-  sgemm_kernel<BM, BN><<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
-  return cudaGetLastError();
+  return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM));
+    sgemm_kernel<BM, BN><<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K,
+                                                     B, beta, C + std::size_t(row0) * N);
+    return cudaGetLastError();
+  });
 }
 
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,

@@ -39,11 +39,13 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
                          float beta, float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  if (cudaError_t err = gemm::check_grid_rows(M, TILE)) return err;
   const dim3 block(TILE, TILE);
-  const dim3 grid(gemm::ceil_div(N, TILE), gemm::ceil_div(M, TILE));
-  sgemm_kernel<TILE><<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
-  return cudaGetLastError();
+  return gemm::for_each_row_slice(M, TILE, [&](int row0, int rows) {
+    const dim3 grid(gemm::ceil_div(N, TILE), gemm::ceil_div(rows, TILE));
+    sgemm_kernel<TILE><<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B,
+                                                   beta, C + std::size_t(row0) * N);
+    return cudaGetLastError();
+  });
 }
 
 // TILE 32 was the fastest of 8/16/32 on the H200 (see README.md).

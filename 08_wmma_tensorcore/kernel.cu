@@ -2,7 +2,8 @@
 // thread, is now the unit of work: through nvcuda::wmma it multiplies 16x16 fragments in one
 // instruction stream (m16n16k8 in TF32 for float inputs, m16n16k16 for FP16 inputs), with FP32
 // accumulators. The block tile is staged in shared memory by cp.async in a STAGES-deep ring so
-// that global loads run under the tensor-core work.
+// that global loads run under the tensor-core work (FP16 without 16-byte rows goes through
+// registers instead, see load_tile).
 // What should move: time, by up to the ratio of tensor-core to FP32 throughput per SM and clock
 // (Hopper: 8x in TF32, 16x with FP16 inputs), as far as WMMA and shared memory can feed them.
 #include "gemm_check.h"
@@ -73,7 +74,9 @@ __host__ __device__ constexpr std::size_t smem_bytes() {
 
 // A block of (BM/WM) x (BN/WN) warps covers a BM x BN block of C; each warp a WM x WN warp tile,
 // held as (WM/16) x (WN/16) accumulator fragments.
-// WIDE, chosen by the launcher: 16-byte global accesses; otherwise element by element.
+// WIDE, chosen by the launcher: 16-byte copies and stores where K and N are multiples of 4 floats
+// or 8 halves and A, B, C are 16-byte aligned; otherwise the same kernel element by element,
+// which any shape and element-aligned pointers allow.
 template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool WIDE>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     gemm_kernel(int M, int N, int K, float alpha, const T* A, const T* B, float beta, float* C) {
@@ -226,7 +229,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
 
   // Epilogue: a fragment's element-to-lane mapping is opaque, so each warp stores a fragment to
   // its own 16x16 scratch in shared memory and writes it out row by row with alpha, beta and
-  // the bounds checks: lane l takes row l/2, columns (l%2)*8 .. +7, as two float4s.
+  // the bounds checks: lane l takes row l/2, columns (l%2)*8 .. +7, as two float4s (16-byte
+  // path) or eight floats.
   cp_async_wait<0>();
   __syncthreads();  // every warp is done with the tiles; their memory becomes scratch
   float* const scratch = reinterpret_cast<float*>(smem) + warp_id * 256;
@@ -254,7 +258,6 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
                         float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  if (cudaError_t err = gemm::check_grid_rows(M, BM)) return err;
   constexpr std::size_t smem = smem_bytes<T, BM, BN, BK, WM, WN, STAGES>();
   auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, false>;
   if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C))
@@ -264,9 +267,12 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
                                              static_cast<int>(smem)))
     return err;
   const dim3 block((BM / WM) * (BN / WN) * 32);
-  const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(M, BM));
-  kernel<<<grid, block, smem, stream>>>(M, N, K, alpha, A, B, beta, C);
-  return cudaGetLastError();
+  return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM));
+    kernel<<<grid, block, smem, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B, beta,
+                                          C + std::size_t(row0) * N);
+    return cudaGetLastError();
+  });
 }
 
 // TF32 tensor cores for float A and B. 128x128x32 blocks of 4 warps, 64x64 per warp, 3 stages:

@@ -74,11 +74,16 @@ inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const voi
   return cudaSuccess;
 }
 
-// gridDim.y is limited to 65535 blocks; the row blocks of C go there.
-inline cudaError_t check_grid_rows(int M, int rows_per_block) {
-  if (ceil_div(M, rows_per_block) > 65535)
-    return reject("M=%d needs %d row blocks of %d rows; the grid allows 65535", M,
-                  ceil_div(M, rows_per_block), rows_per_block);
+// The row blocks of C go on gridDim.y, which holds at most 65535: a taller C is computed in
+// slices of 65535 row blocks, one launch each. launch(first_row, rows) makes the launch for rows
+// first_row .. first_row + rows - 1 and returns its error.
+template <class Launch>
+inline cudaError_t for_each_row_slice(int M, int rows_per_block, Launch&& launch) {
+  const long long slice = 65535LL * rows_per_block;
+  for (long long row0 = 0; row0 < M; row0 += slice)
+    if (cudaError_t err =
+            launch(static_cast<int>(row0), static_cast<int>(M - row0 < slice ? M - row0 : slice)))
+      return err;
   return cudaSuccess;
 }
 

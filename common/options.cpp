@@ -121,7 +121,8 @@ std::string usage(const std::string& program) {
          "       [--dump DIR] [--offset E]\n"
          "  C = alpha * A * B + beta * C, row-major, A is MxK, B is KxN (default 4096^3,\n"
          "  alpha 1, beta 0, 20 timed reps after 3 warm-ups, checked against an FP64 reference)\n"
-         "  --offset E: A, B and C start E elements past an aligned address (a sub-matrix view)\n"
+         "  --offset E: A, B and C start E elements past an aligned address (E not a multiple\n"
+         "  of 4 floats or 8 halves: the kernels take their element-by-element path)\n"
          "  --dump DIR: each checked kernel's A, B, C before and after, and reference as .npy in\n"
          "  DIR/<variant>_<M>x<N>x<K>/ with meta.json, for scripts/check_npy.py DIR";
 }

@@ -22,8 +22,8 @@ using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* 
                                 float beta, float* C, cudaStream_t stream);
 
 // `count` elements at `ptr`, which lies `offset` elements past the start of the allocation
-// (cudaMalloc's, 256-byte aligned): offset 1 makes a sub-matrix view whose pointer is aligned to
-// the element only, as a kernel sees when it is handed a block of a larger matrix.
+// (cudaMalloc's, 256-byte aligned): with offset 1 the pointer is aligned to its element only, as
+// when a matrix starts one element into a larger allocation.
 template <class T>
 struct DeviceBuffer {
   T* ptr = nullptr;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
-# problems: an odd shape as a sub-matrix view (67x45x33, every pointer one element past an
-# aligned address: the element-by-element path) and an aligned one (67x72x40: the 16-byte path).
-# Both have edge tiles in M, N and K. Run after scripts/test.sh or scripts/bench.sh (it uses
+# problems: an odd shape with every pointer one element past an aligned address (67x45x233: the
+# element-by-element path) and an aligned one (67x72x264: the 16-byte path from 03 on). Both
+# have edge tiles in M, N and K, and enough k-tiles for 08's ring of stages to wrap around. Run after scripts/test.sh or scripts/bench.sh (it uses
 # their build). Exit 1 if any run reports an error.
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail
@@ -23,8 +23,8 @@ for c in [0-9][0-9]_*/; do
   c=${c%/}
   [ -x "$build/$c/$c" ] || { echo "$0: $build/$c/$c is not built; run scripts/test.sh first." >&2; exit 1; }
   for tool in memcheck racecheck synccheck; do
-    jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 33 --offset 1"
-           "$tool $build/$c/$c --m 67 --n 72 --k 40")
+    jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 233 --offset 1"
+           "$tool $build/$c/$c --m 67 --n 72 --k 264")
   done
 done
 

@@ -311,8 +311,8 @@ def gen_variants(run, chapter, args):
 
 
 def gen_access(run, chapter, args):
-    """The chapter's defaults at 4096 (rows 16-byte aligned: the wide path) and 4095 (no row aligned:
-    element by element), with the path each took as bench.csv records it."""
+    """The chapter's defaults at 4096 (K, N multiples of 4 and 8: the 16-byte path) and 4095 (element
+    by element), with the path each took as bench.csv records it."""
     wide_n, narrow_n = (int(s) for s in args.get("sizes", "4096,4095").split(","))
     rows = []
     for r in run.defaults(chapter, wide_n):
@@ -324,7 +324,7 @@ def gen_access(run, chapter, args):
                          f"{f(q, 'tflops'):.2f}", cublas_ratio(run, q),
                          "1" if q is r else f"{f(n, 'tflops') / f(r, 'tflops'):.3f}"])
     return table(["size", "precision", "global accesses", "ms", "TFLOP/s", "x cuBLAS (same size)",
-                  f"TFLOP/s x {wide_n}^3"], rows, ["---:", "---", "---"] + ["---:"] * 4)
+                  f"fraction of {wide_n}^3's TFLOP/s"], rows, ["---:", "---", "---"] + ["---:"] * 4)
 
 
 def gen_kernels(run, chapter, args):

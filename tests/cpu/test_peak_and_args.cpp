@@ -3,6 +3,10 @@
 #include "gemm_check.h"
 #include "peak.h"
 
+#include <climits>
+#include <utility>
+#include <vector>
+
 TEST_CASE("FP32 lanes per SM by compute capability", "[peak]") {
   CHECK(gemm::fp32_lanes_per_sm(9, 0) == 128);   // H100, H200
   CHECK(gemm::fp32_lanes_per_sm(8, 0) == 64);    // A100
@@ -36,8 +40,31 @@ TEST_CASE("launcher argument checks follow the chapter contract", "[contract]") 
   CHECK(gemm::rejection_reason().find("2^31-1") != std::string::npos);
   CHECK(gemm::check_gemm_args(46341, 46341, 1, p, p, &x) == cudaErrorInvalidValue);  // M*N
   CHECK(gemm::check_gemm_args(46340, 46340, 1, p, p, &x) == cudaSuccess);
-  CHECK(gemm::check_grid_rows(65535 * 8, 8) == cudaSuccess);
-  CHECK(gemm::check_grid_rows(65535 * 8 + 1, 8) == cudaErrorInvalidValue);
+}
+
+TEST_CASE("a C taller than 65535 row blocks is launched in slices that cover every row once",
+          "[contract]") {
+  std::vector<std::pair<int, int>> slices;
+  const auto record = [&](int row0, int rows) {
+    slices.push_back({row0, rows});
+    return cudaSuccess;
+  };
+  CHECK(gemm::for_each_row_slice(65535 * 8, 8, record) == cudaSuccess);
+  CHECK(slices == std::vector<std::pair<int, int>>{{0, 65535 * 8}});
+  slices.clear();
+  CHECK(gemm::for_each_row_slice(2 * 65535 * 128 + 5, 128, record) == cudaSuccess);
+  CHECK(slices == std::vector<std::pair<int, int>>{
+                      {0, 65535 * 128}, {65535 * 128, 65535 * 128}, {2 * 65535 * 128, 5}});
+  slices.clear();
+  CHECK(gemm::for_each_row_slice(INT_MAX, 256, record) == cudaSuccess);  // no int overflow
+  CHECK(slices.back().first + slices.back().second == INT_MAX);
+  // The first failed launch stops the rest and its error is returned.
+  int calls = 0;
+  CHECK(gemm::for_each_row_slice(3 * 65535, 1, [&](int, int) {
+          ++calls;
+          return cudaErrorInvalidConfiguration;
+        }) == cudaErrorInvalidConfiguration);
+  CHECK(calls == 1);
 }
 
 TEST_CASE("ceil_div and alignment", "[contract]") {
@@ -63,8 +90,8 @@ TEST_CASE("the 16-byte path runs exactly where every row of every matrix starts 
   CHECK_FALSE(floats(4095, 8, 0));  // K: rows of A start 4095 floats apart
   CHECK(gemm::access_path() == "element");
   CHECK_FALSE(floats(8, 4095, 0));  // N: rows of B and C
-  CHECK_FALSE(floats(8, 2, 0));     // a matrix-vector product (N = 1) and the like
-  CHECK_FALSE(floats(8, 8, 1));     // a sub-matrix view one element past an aligned address
+  CHECK_FALSE(floats(8, 2, 0));     // N = 1 or 2 (a matrix-vector product and the like)
+  CHECK_FALSE(floats(8, 8, 1));     // one element past an aligned address
   CHECK_FALSE(gemm::wide_access(4, 8, 8, f, f, f + 1));  // C alone
   // FP16 inputs: 8 per 16 bytes.
   CHECK(gemm::wide_access(8, 16, 16, h, h, f));

@@ -41,7 +41,8 @@ TEST_CASE("the reference sums in double", "[reference]") {
   CHECK(out[0] == std::ldexp(1.0, -30));
 }
 
-TEST_CASE("seeded inputs are uniform in -1 to 1 (1 excluded) and depend on seed and index", "[random]") {
+TEST_CASE("seeded inputs are uniform in -1 to 1 (1 excluded) and depend on seed and index",
+          "[random]") {
   std::set<float> seen;
   double sum = 0.0;
   for (int i = 0; i < 10000; ++i) {

@@ -16,8 +16,8 @@ struct AlphaBeta {
 
 // Every launcher must compute every shape. 1x1x1, odd sizes, sizes around 32/64/128-wide tile
 // edges, K = 0 and K below the k-tile, tall-skinny and short-wide, a matrix-vector product,
-// 1000-ish, 4096 +- 1 and one big square. Some keep K and N multiples of 4 or 8 so that the
-// 16-byte paths run them too (on aligned buffers).
+// 1000-ish, 4096 +- 1, one big square and one taller than a grid. Some keep K and N multiples of 4
+// or 8 so that the 16-byte paths run them too (on aligned buffers).
 const Shape kShapes[] = {
     {1, 1, 1},
     {3, 5, 7},
@@ -29,6 +29,7 @@ const Shape kShapes[] = {
     {96, 2048, 4100},
     {4095, 4095, 4095},
     {4097, 4097, 4097},
+    {9000000, 1, 1},  // more row blocks than gridDim.y holds: launched in slices
     {1, 4, 4},
     {5, 8, 12},
     {7, 12, 0},
@@ -72,8 +73,8 @@ cudaError_t Launcher::operator()(gemm::Problem& p, float alpha, float beta) cons
                : hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, nullptr);
 }
 
-// Each shape on aligned buffers (offset 0) and as a sub-matrix view (offset 1: A, B and C one
-// element past an aligned address, so no row is 16-byte aligned).
+// Each shape on aligned buffers (offset 0) and with offset pointers (offset 1: A, B and C one
+// element past an aligned address, so the 16-byte path never applies).
 void check_shape_matrix(const Launcher& l) {
   const bool fp16 = l.precision == gemm::Precision::FP16;
   std::uint64_t seed = 100;
@@ -89,7 +90,8 @@ void check_shape_matrix(const Launcher& l) {
         const cudaError_t err = l(prob, ab->alpha, ab->beta);
         INFO("launch: " << cudaGetErrorString(err) << " " << gemm::rejection_reason());
         REQUIRE(err == cudaSuccess);
-        // The 16-byte path exactly when every row of A, B and C starts 16-byte aligned.
+        // The 16-byte path exactly when K and N are multiples of the vector width and A, B, C
+        // 16-byte aligned.
         const bool wide = l.per_16 > 0 && s.K % l.per_16 == 0 && s.N % l.per_16 == 0 && !offset;
         CHECK(gemm::access_path() == (wide ? "16-byte" : "element"));
         CUDA_CHECK(cudaDeviceSynchronize());

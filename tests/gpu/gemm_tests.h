@@ -1,6 +1,6 @@
 // The checks every chapter's GPU tests run: the shape and alpha/beta matrix against the FP64
-// reference with NaN-poisoned C, on aligned buffers and on sub-matrix views (every pointer one
-// element past an aligned address), rejected arguments, NaN/Inf propagation, and a checker that
+// reference with NaN-poisoned C, on aligned buffers and with every pointer one element past an
+// aligned address, rejected arguments, NaN/Inf propagation, and a checker that
 // must catch one corrupted element.
 #pragma once
 

@@ -80,8 +80,7 @@ TEST_CASE("computing a reference leaves the shared cuBLAS handle on the caller's
   CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
-TEST_CASE("a problem with an offset is a sub-matrix view one element past an aligned address",
-          "[harness]") {
+TEST_CASE("a problem with an offset starts one element past an aligned address", "[harness]") {
   gemm::Problem prob(33, 17, 9, 8, true, 1);
   CHECK(reinterpret_cast<std::uintptr_t>(prob.A.ptr) % 16 == sizeof(float));
   CHECK(reinterpret_cast<std::uintptr_t>(prob.B.ptr) % 16 == sizeof(float));
