@@ -1,12 +1,21 @@
 // 07_double_buffer: two shared-memory stages. The global loads of tile k+1 are issued into
 // registers before tile k is computed and stored into the other stage after it, so their latency
-// hides behind the FMAs; one barrier per k-tile instead of two.
+// hides behind the FMAs; one barrier per k-tile instead of two, placed before the tile's last
+// step so that warps leave it with FMAs ready to issue. A C of few tiles splits K among blocks.
 // What should move: stalls on global loads and barriers (ncu: long_scoreboard and barrier stall
 // reasons) down; registers up by the 4 x (A_PASSES + B_PASSES) in flight, occupancy unchanged.
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
 
+#include <algorithm>
+
 namespace ch07 {
+
+// Blocks per SM that __launch_bounds__ asks for: 2 caps registers at 128 per thread, so two
+// blocks (16 warps) stay resident; thread tiles of more than 64 accumulators can't fit that.
+constexpr int blocks_per_sm(int TM, int TN) {
+  return TM * TN <= 64 ? 2 : 1;
+}
 
 // The A-tile loads give a warp 128/BK consecutive values of m (bits 0..log2(128/BK)-1 vary) and
 // BK/4 groups of four k values; unswizzled, every group lands in the same banks. XOR-ing m with
@@ -21,14 +30,16 @@ __device__ __forceinline__ int swizzle(int k, int m) {
 // A block of (BM/TM) x (BN/TN) threads covers a BM x BN block of C; thread (thread_row,
 // thread_col) owns rows thread_row*TM .. +TM-1 and, for j = 0, 4, .., TN-4, the four columns
 // thread_col*4 + j*(BN/TN) .. +3 of it (at 128x128 8x8: thread_col*4 and 64 + thread_col*4).
-// Asking for 2 blocks per SM caps registers at 128/thread, so two blocks (16 warps) stay resident;
-// thread tiles of more than 64 accumulators can't fit that and ask for one.
 // WIDE, chosen by the launcher: 16-byte global loads and stores; otherwise the same kernel moves
 // one float per access, which any K, N and 4-byte aligned A, B, C allow.
-template <int BM, int BN, int BK, int TM, int TN, bool WIDE>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN), (TM * TN <= 64 ? 2 : 1))
-    sgemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-                 float* C) {
+// OVERLAP: where each k-tile's barrier goes (0: after its last step; 1: before the last step's
+// FMAs) and whether fragments are double-buffered in registers (2). Split K (gridDim.z > 1):
+// block z takes k in [z * k_chunk, (z + 1) * k_chunk) and adds alpha * its sum into C, which the
+// launcher has already scaled by beta.
+template <int BM, int BN, int BK, int TM, int TN, int OVERLAP, bool WIDE>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), blocks_per_sm(TM, TN))
+    sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float* A, const float* B,
+                 float beta, float* C) {
   constexpr int NUM_THREADS = (BM / TM) * (BN / TN);
   constexpr int A_VECS = BM * BK / 4, B_VECS = BK * BN / 4;  // float4s per tile
   constexpr int A_PASSES = gemm::ceil_div(A_VECS, NUM_THREADS);
@@ -43,6 +54,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), (TM * TN <= 64 ? 2 : 1)
   const int thread_col = tid % (BN / TN);
   const int block_row = blockIdx.y * BM;
   const int block_col = blockIdx.x * BN;
+  const int k_begin = blockIdx.z * k_chunk, k_end = min(K, k_begin + k_chunk);
 
   // The next tile, in flight in registers while the current one is computed.
   float4 a_next[A_PASSES], b_next[B_PASSES];
@@ -56,7 +68,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), (TM * TN <= 64 ? 2 : 1)
       if (A_VECS % NUM_THREADS != 0 && i >= A_VECS) break;
       const int r = i / (BK / 4), c = i % (BK / 4) * 4;
       const int row = block_row + r, k = k0 + c;
-      a_next[pass] = row < M && k < K ? gemm::load4<WIDE>(&A[row * K + k], K - k) : float4{};
+      a_next[pass] =
+          row < M && k < k_end ? gemm::load4<WIDE>(&A[row * K + k], k_end - k) : float4{};
     }
 #pragma unroll
     for (int pass = 0; pass < B_PASSES; ++pass) {
@@ -64,7 +77,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), (TM * TN <= 64 ? 2 : 1)
       if (B_VECS % NUM_THREADS != 0 && i >= B_VECS) break;
       const int r = i / (BN / 4), c = i % (BN / 4) * 4;
       const int k = k0 + r, col = block_col + c;
-      b_next[pass] = k < K && col < N ? gemm::load4<WIDE>(&B[k * N + col], N - col) : float4{};
+      b_next[pass] = k < k_end && col < N ? gemm::load4<WIDE>(&B[k * N + col], N - col) : float4{};
     }
   };
   const auto store_tile = [&](int stage) {
@@ -89,41 +102,58 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), (TM * TN <= 64 ? 2 : 1)
     }
   };
 
+  // Fragments of A and B for one step k; with OVERLAP 2, two sets: step k+1's are read from shared
+  // memory while step k's FMAs run.
+  constexpr int FRAGS = OVERLAP == 2 ? 2 : 1;
+  float a_frag[FRAGS][TM], b_frag[FRAGS][TN];
+  const auto load_frags = [&](int buf, int stage, int k) {
+#pragma unroll
+    for (int i = 0; i < TM; i += 4) {  // A column: a row of As_T, TM/4 float4 loads.
+      const float4 v = gemm::load_float4(&As_T[stage][k][swizzle<BK>(k, thread_row * TM + i)]);
+      a_frag[buf][i] = v.x, a_frag[buf][i + 1] = v.y, a_frag[buf][i + 2] = v.z;
+      a_frag[buf][i + 3] = v.w;
+    }
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {  // B row: TN/4 float4 loads.
+      const float4 v = gemm::load_float4(&Bs[stage][k][thread_col * 4 + j * (BN / TN)]);
+      b_frag[buf][j] = v.x, b_frag[buf][j + 1] = v.y, b_frag[buf][j + 2] = v.z;
+      b_frag[buf][j + 3] = v.w;
+    }
+  };
+  // The other stage was last read in the previous k-tile, before the barrier that ended it, so
+  // it can be overwritten now; the barrier publishes it for the next k-tile.
+  const auto publish_next = [&](bool has_next, int stage) {
+    if (has_next) store_tile(stage ^ 1);
+    __syncthreads();
+  };
+
   float acc[TM][TN] = {};
-  load_tile(0);
+  load_tile(k_begin);
   store_tile(0);
   __syncthreads();
-  for (int k0 = 0, stage = 0; k0 < K; k0 += BK, stage ^= 1) {
-    const bool has_next = k0 + BK < K;
-    if (has_next) load_tile(k0 + BK);  // issued now, waited for only in store_tile below
+  if (OVERLAP == 2) load_frags(0, 0, 0);
+  for (int k0 = k_begin, stage = 0; k0 < k_end; k0 += BK, stage ^= 1) {
+    const bool has_next = k0 + BK < k_end;
+    if (has_next) load_tile(k0 + BK);  // issued now, waited for only in store_tile
 
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
-      float a_frag[TM], b_frag[TN];
-      // A column: a row of As_T, TM/4 float4 loads.
-#pragma unroll
-      for (int i = 0; i < TM; i += 4) {
-        const float4 v = gemm::load_float4(&As_T[stage][k][swizzle<BK>(k, thread_row * TM + i)]);
-        a_frag[i] = v.x, a_frag[i + 1] = v.y, a_frag[i + 2] = v.z, a_frag[i + 3] = v.w;
-      }
-      // B row: TN/4 float4 loads.
-#pragma unroll
-      for (int j = 0; j < TN; j += 4) {
-        const float4 v = gemm::load_float4(&Bs[stage][k][thread_col * 4 + j * (BN / TN)]);
-        b_frag[j] = v.x, b_frag[j + 1] = v.y, b_frag[j + 2] = v.z, b_frag[j + 3] = v.w;
-      }
+      if (OVERLAP < 2) load_frags(0, stage, k);
+      // OVERLAP >= 1: the barrier comes before the last step's FMAs, whose fragments are already
+      // in registers, so a warp leaving it has FMAs to issue at once.
+      if (OVERLAP >= 1 && k == BK - 1) publish_next(has_next, stage);
+      if (OVERLAP == 2 && k + 1 < BK) load_frags((k + 1) % 2, stage, k + 1);
+      if (OVERLAP == 2 && k + 1 == BK && has_next) load_frags((k + 1) % 2, stage ^ 1, 0);
+      const int buf = OVERLAP == 2 ? k % 2 : 0;
       // j outer, i inner: the order changes ptxas's register allocation and schedule, not the
       // arithmetic. It is the same in 03-07, so that no diff between chapters carries it.
 #pragma unroll
       for (int j = 0; j < TN; ++j)
 #pragma unroll
         for (int i = 0; i < TM; ++i)
-          acc[i][j] += a_frag[i] * b_frag[j];
+          acc[i][j] += a_frag[buf][i] * b_frag[buf][j];
     }
-    // The other stage was last read in the previous step, before the barrier that ended it, so
-    // it can be overwritten now; this step's barrier publishes it for the next one.
-    if (has_next) store_tile(stage ^ 1);
-    __syncthreads();
+    if (OVERLAP == 0) publish_next(has_next, stage);
   }
 
 #pragma unroll
@@ -134,24 +164,59 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), (TM * TN <= 64 ? 2 : 1)
       const int col = block_col + thread_col * 4 + j * (BN / TN);
       if (row < M && col < N) {
         const float4 v{acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
-        gemm::store4<WIDE>(&C[row * N + col], v, alpha, beta, N - col);
+        if (gridDim.z == 1)
+          gemm::store4<WIDE>(&C[row * N + col], v, alpha, beta, N - col);
+        else
+          gemm::add4(&C[row * N + col], v, alpha, N - col);
       }
     }
   }
 }
 
-template <int BM, int BN, int BK, int TM, int TN>
+// C = beta * C, ahead of the blocks of a split K that add into it (beta == 0: C is not read).
+__global__ void scale_kernel(long long count, float beta, float* C) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < count) C[i] = beta == 0.0f ? 0.0f : beta * C[i];
+}
+
+// The rule for small problems: when C has fewer tiles than the GPU holds blocks at once, SMs would
+// sit idle, so K is split among up to that many blocks per tile (each keeps 128 values of k or
+// more), which add their sums into C.
+inline int k_splits(int tiles, int K, int resident_blocks) {
+  return std::max(1, std::min(resident_blocks / std::max(tiles, 1), K / 128));
+}
+
+template <int BM, int BN, int BK, int TM, int TN, int OVERLAP = 1, bool SPLIT_K = true>
 cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
                          float beta, float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
+  int splits = 1;
+  if (SPLIT_K) {
+    int device = 0, sms = 0;
+    if (cudaError_t err = cudaGetDevice(&device)) return err;
+    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
+      return err;
+    const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
+    splits = k_splits(static_cast<int>(std::min<long long>(tiles, INT_MAX)), K,
+                      sms * blocks_per_sm(TM, TN));
+  }
+  // k_chunk: a multiple of BK, so that every split but the last starts a row of A 16-byte aligned.
+  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
+  if (splits > 1) {
+    splits = gemm::ceil_div(K, k_chunk);
+    const long long count = static_cast<long long>(M) * N;
+    if (beta != 1.0f)
+      scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count, beta, C);
+    if (cudaError_t err = cudaGetLastError()) return err;
+  }
   const dim3 block((BM / TM) * (BN / TN));
-  auto kernel = sgemm_kernel<BM, BN, BK, TM, TN, false>;
-  if (gemm::wide_access(4, K, N, A, B, C)) kernel = sgemm_kernel<BM, BN, BK, TM, TN, true>;
+  auto kernel = sgemm_kernel<BM, BN, BK, TM, TN, OVERLAP, false>;
+  if (gemm::wide_access(4, K, N, A, B, C)) kernel = sgemm_kernel<BM, BN, BK, TM, TN, OVERLAP, true>;
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
-    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM));
-    kernel<<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B, beta,
-                                       C + std::size_t(row0) * N);
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), splits);
+    kernel<<<grid, block, 0, stream>>>(rows, N, K, k_chunk, alpha, A + std::size_t(row0) * K, B,
+                                       beta, C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }

@@ -50,4 +50,13 @@ __device__ __forceinline__ void store4(float* c, float4 acc, float alpha, float 
   }
 }
 
+// c[0..3] += alpha * acc in a row with n >= 1 elements left from c, as atomic adds: the blocks
+// of a split K add into the same C.
+__device__ __forceinline__ void add4(float* c, float4 acc, float alpha, int n) {
+  atomicAdd(c, alpha * acc.x);
+  if (n > 1) atomicAdd(c + 1, alpha * acc.y);
+  if (n > 2) atomicAdd(c + 2, alpha * acc.z);
+  if (n > 3) atomicAdd(c + 3, alpha * acc.w);
+}
+
 }  // namespace gemm

@@ -28,10 +28,12 @@ Variant square_tile_variant(Launch launch, Kernel kernel) {
 
 // 03-07: a BM x BN x BK block tile, TM x TN outputs per thread; named "BMxBNxBK_TMxTN". From 03
 // on, each kernel comes in two: with 16-byte accesses (wide) and element by element (narrow).
+// A suffix names what else sets the variant apart (07: "_frags2", "_nosplit").
 template <int BM, int BN, int BK, int TM, int TN, class Launch, class Kernel>
-Variant thread_tile_variant(Launch launch, Kernel wide, Kernel narrow) {
+Variant thread_tile_variant(Launch launch, Kernel wide, Kernel narrow, const char* suffix = "") {
   const std::string name = std::to_string(BM) + "x" + std::to_string(BN) + "x" +
-                           std::to_string(BK) + "_" + std::to_string(TM) + "x" + std::to_string(TN);
+                           std::to_string(BK) + "_" + std::to_string(TM) + "x" +
+                           std::to_string(TN) + suffix;
   constexpr int threads = (BM / TM) * (BN / TN);
   return {name, launch, kernel_info(wide, threads), kernel_info(narrow, threads)};
 }

@@ -70,9 +70,12 @@ def launchers(code):
         m = re.search(r"template ?<([^<>]*)> ?cudaError_t " + name + r" ?\(", code)
         if not m:
             continue
-        names = [p.split()[-1] for p in m.group(1).split(",")]
+        # `int OVERLAP = 1`: a parameter with a default the call may leave out.
+        decls = [p.split("=") for p in m.group(1).split(",")]
+        names = [d[0].split()[-1] for d in decls]
         values = [a.strip() for a in args.split(",")]
-        if len(names) != len(values):
+        values += [d[1].strip() if len(d) > 1 else None for d in decls[len(values):]]
+        if len(names) != len(values) or None in values:
             continue
         out[entry] = {"launcher": name,
                       **{n: int(v) if re.fullmatch(r"\d+", v) else v for n, v in zip(names, values)}}
@@ -167,10 +170,13 @@ FAMILIES = [
      REG_COMMON + [SWIZZLE_FN, "__shared__ float As_T[BK][BM];",
                    "As_T[c + 0][swizzle<BK>(c + 0, r)] = v.x;", COL_GROUPED,
                    "gemm::load_float4(&Bs[k][thread_col * 4 + j * (BN / TN)]);"], []),
-    ("double_buffer", ["BM", "BN", "BK", "TM", "TN"],
+    ("double_buffer", ["BM", "BN", "BK", "TM", "TN", "OVERLAP", "SPLIT_K"],
      REG_COMMON + [SWIZZLE_FN, "__shared__ float As_T[2][BK][BM];", "__shared__ float Bs[2][BK][BN];",
                    "As_T[stage][c + 0][swizzle<BK>(c + 0, r)] = v.x;", COL_GROUPED,
-                   "if (has_next) load_tile(k0 + BK);", "if (has_next) store_tile(stage ^ 1);"],
+                   "if (has_next) load_tile(k0 + BK);",
+                   "if (has_next) store_tile(stage ^ 1); __syncthreads();",
+                   "if (OVERLAP >= 1 && k == BK - 1) publish_next(has_next, stage);",
+                   "if (OVERLAP == 0) publish_next(has_next, stage);"],
      []),
     ("wmma", ["T", "BM", "BN", "BK", "WM", "WN", "STAGES"],
      ["const int warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);",
@@ -328,19 +334,24 @@ def model_double_buffer(p):
         one.append(["barrier", k, t, t + B])
         t += B
     # 07's loop: load_tile(0), store_tile(0), barrier; then per tile: load_tile(t+1) issued,
-    # FMAs of tile t, store_tile(other stage) once the loads have landed, one barrier.
+    # FMAs of tile t, store_tile(other stage) once the loads have landed, one barrier. With
+    # OVERLAP >= 1 the barrier comes before the FMAs of the tile's last step (`last`).
+    last = C / BK if p["OVERLAP"] >= 1 else 0.0
     two = [["load", 0, 0.0, L], ["store", 0, L, L + S], ["barrier", 0, L + S, L + S + B]]
     t = L + S + B
     for k in range(n):
-        two.append(["fma", k, t, t + C])
-        end = t + C
+        two.append(["fma", k, t, t + C - last])
+        end = t + C - last
         if k + 1 < n:
             two.append(["load", k + 1, t, t + L])
-            end = max(t + C, t + L)
+            end = max(end, t + L)
             two.append(["store", k + 1, end, end + S])
             end += S
         two.append(["barrier", k, end, end + B])
         t = end + B
+        if last:
+            two.append(["fma", k, t, t + last])
+            t += last
     rnd = lambda ev: [[e[0], e[1], round(e[2], 6), round(e[3], 6)] for e in ev]
     return {"k_tiles": n, "show_k": n * BK, "one_stage": rnd(one), "two_stages": rnd(two),
             "units": {"load": L, "fma": round(C, 6), "store": S, "barrier": B}}
@@ -1053,7 +1064,8 @@ def draw_double_buffer(name, rec, plt):
             ("one_stage", f"one stage (06's loop, at 07's BK = {BK}): load, store, barrier, "
                           "FMAs, barrier: the load latency is waited for every k-tile"),
             ("two_stages", "two stages (07): load of tile t+1 issued, FMAs of tile t, store "
-                           "into the other stage, one barrier")]):
+                           "into the other stage, one barrier"
+                           + (" before the last step's FMAs" if p["OVERLAP"] >= 1 else ""))]):
         ax = fig.add_axes([0.14, 0.46 - n * 0.36, 0.82, 0.24])
         ev = d[key]
         for kind, t, a, b in ev:
@@ -1063,10 +1075,10 @@ def draw_double_buffer(name, rec, plt):
             y = lane_y[kind]
             rect(ax, a, y - 0.35, b - a, 0.7 if kind != "store" else 0.35, colour[kind],
                  ec="white", lw=0.8)
-            if kind != "store":
+            if kind != "store" and b - a > 0.5:
                 ax.text((a + b) / 2, y, str(t), ha="center", va="center", color="white",
                         fontsize=8.5, fontweight="bold")
-            if kind == "fma" and key == "two_stages":
+            if kind == "fma" and key == "two_stages" and b - a > 0.5:
                 ax.text((a + b) / 2, y - 0.42, f"stage {t % 2}", ha="center", va="top",
                         fontsize=7.5)
         fin = max(e[3] for e in ev)

@@ -2,7 +2,7 @@
 # Nsight Compute evidence: the raw metrics the READMEs' profiler tables are generated from
 # (scripts/summarize.py computes the ratios). Profiles one launch per kernel, unchecked, with the
 # clocks left as they are.
-#   usage: scripts/profile.sh [SIZE] [CHAPTER[:VARIANT] ...]
+#   usage: scripts/profile.sh [SIZE] [CHAPTER[:VARIANT] | cublas_fp32 ...]
 #          no kernels named: every kernel a README's profiler table at SIZE asks for
 #          (scripts/summarize.py --ncu-targets SIZE) and, at 4096, every chapter's default, into
 #          a new ncu_<SIZE>.csv; kernels named: only their rows of it are replaced, and the
@@ -82,6 +82,14 @@ for t in "${targets[@]}"; do
   # Named kernels replace their own rows only, so the other READMEs' tables keep theirs.
   grep -v "^$chapter,${variant:-default}," "$raw" > "$raw.tmp" || true
   mv "$raw.tmp" "$raw"
+  if [ "$chapter" = cublas_fp32 ]; then
+    # cuBLAS's FP32 GEMM as the drivers call it: 07's driver, its own kernel unprofiled.
+    ncu --clock-control none --metrics "$metrics" -k regex:'xmma|cutlass|cublas' \
+        --launch-count 1 --csv --page raw \
+        "$build/07_double_buffer/07_double_buffer" --size "$size" --reps 1 --warmup 0 --no-check |
+      python3 scripts/ncu_table.py --collect "$chapter" default >> "$raw"
+    continue
+  fi
   ncu --clock-control none --metrics "$metrics" -k regex:gemm_kernel \
       --launch-count 1 --csv --page raw \
       "$build/$chapter/$chapter" --size "$size" --reps 1 --warmup 0 --no-check --no-cublas \

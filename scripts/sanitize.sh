@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
-# problems: an odd shape with every pointer one element past an aligned address (67x45x233: the
+# problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
 # element-by-element path) and an aligned one (67x72x264: the 16-byte path from 03 on). Both
-# have edge tiles in M, N and K, and enough k-tiles for 08's ring of stages to wrap around. Run after scripts/test.sh or scripts/bench.sh (it uses
-# their build). Exit 1 if any run reports an error.
+# have edge tiles in M, N and K, enough k-tiles for 08's ring of stages to wrap around, and K
+# large enough for 07 to split it between two blocks. Run after scripts/test.sh or
+# scripts/bench.sh (it uses their build). Exit 1 if any run reports an error.
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ for c in [0-9][0-9]_*/; do
   c=${c%/}
   [ -x "$build/$c/$c" ] || { echo "$0: $build/$c/$c is not built; run scripts/test.sh first." >&2; exit 1; }
   for tool in memcheck racecheck synccheck; do
-    jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 233 --offset 1"
+    jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 261 --offset 1"
            "$tool $build/$c/$c --m 67 --n 72 --k 264")
   done
 done
