@@ -3,7 +3,8 @@
 // hides behind the FMAs; one barrier per k-tile instead of two, placed before the tile's last
 // step so that warps leave it with FMAs ready to issue. A C of few tiles splits K among blocks.
 // What should move: stalls on global loads and barriers (ncu: long_scoreboard and barrier stall
-// reasons) down; registers up by the 4 x (A_PASSES + B_PASSES) in flight, occupancy unchanged.
+// reasons) down, issue slots used up; registers up by the 4 x (A_PASSES + B_PASSES) in flight,
+// occupancy unchanged. Split K: a small C's time down by up to the number of splits.
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
 

@@ -59,7 +59,8 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
   if (o.help) {
     std::cout << gemm::usage(prog)
               << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, every "
-                 "other variant at 1024, 2048 and 4096, and a device-to-device copy; one CSV (--csv).\n";
+                 "other variant at 1024, 2048, 3000 and 4096, and a device-to-device copy; one CSV "
+                 "(--csv).\n";
     return 0;
   }
   if (o.sizes.empty()) o.sizes = kDefaultSizes;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The full reproduction on this machine's GPU. Builds (or brings the build up to date), then, in
 # one process (build/bench/gemm_bench): every chapter's default kernel(s) and cuBLAS (FP32, TF32,
-# FP16) at each size, every other variant at 1024, 2048 and 4096, a device-copy bandwidth. Then the
-# Nsight Compute evidence (when ncu is installed), the SASS counts (when cuobjdump is), the plots
-# (when matplotlib is) and the generated tables (scripts/summarize.py --write).
+# FP16) at each size, every other variant at 1024, 2048, 3000 and 4096, a device-copy bandwidth.
+# Then the Nsight Compute evidence (when ncu is installed), the SASS counts (when cuobjdump is),
+# the plots (when matplotlib is) and the generated tables (scripts/summarize.py --write).
 #   usage: scripts/bench.sh              the plan's sizes (bench/plan.h: 256 .. 8192)
-#          scripts/bench.sh 4096 [...]   only these sizes (the variants at 1024/2048/4096 still run)
+#          scripts/bench.sh 4096 [...]   only these sizes (the variants at 1024, 2048, 3000 and
+#                                        4096 still run)
 #   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, ncu_4095.csv (the
 #   element path, for the READMEs that profile it), sass_summary.txt, ptxas.txt, *.png
 set -euo pipefail

@@ -560,7 +560,7 @@ def results_readme(run, rel):
     out += ["## Every variant (`--variant all`)", ""]
     for ch in run.chapters:
         if any(r["table"] == "variants" and r["chapter"] == ch for r in run.gemm):
-            out += [f"### {ch}", "", gen_variants(run, ch, {"sizes": "1024,2048,4096"}), ""]
+            out += [f"### {ch}", "", gen_variants(run, ch, {"sizes": "1024,2048,3000,4096"}), ""]
 
     sizes = run.sizes()
     out += ["## TFLOP/s (and x cuBLAS) by size", ""]
