@@ -211,6 +211,7 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
       scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count, beta, C);
     if (cudaError_t err = cudaGetLastError()) return err;
   }
+  gemm::k_splits_launched() = splits;
   const dim3 block((BM / TM) * (BN / TN));
   auto kernel = sgemm_kernel<BM, BN, BK, TM, TN, OVERLAP, false>;
   if (gemm::wide_access(4, K, N, A, B, C)) kernel = sgemm_kernel<BM, BN, BK, TM, TN, OVERLAP, true>;

@@ -47,6 +47,12 @@ inline std::string& access_path() {
   return path;
 }
 
+// How many blocks the launcher gave each tile of C, splitting K among them (07); 1 elsewhere.
+inline int& k_splits_launched() {
+  static thread_local int splits = 1;
+  return splits;
+}
+
 // Whether a kernel may move A, B and C in 16-byte pieces of `per_16` elements: every row of
 // them must start on a 16-byte boundary (K and N multiples of per_16, the matrices themselves
 // 16-byte aligned). Otherwise the launcher runs the same kernel one element per access.
@@ -63,6 +69,7 @@ inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const voi
                                    const void* C) {
   rejection_reason().clear();
   access_path() = "element";
+  k_splits_launched() = 1;
   if (M < 0 || N < 0 || K < 0) return reject("sizes must be >= 0; got M=%d N=%d K=%d", M, N, K);
   const long long m = M, n = N, k = K;
   if (m * k > INT_MAX || k * n > INT_MAX || m * n > INT_MAX)

@@ -156,24 +156,25 @@ Measurement base(const std::string& chapter, const std::string& variant, Precisi
 }
 
 void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
-  std::printf("%-26s %-5s %-7s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s\n", "variant", "prec",
-              "access", "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s", "%peak",
-              "x_cuBLAS", "regs", "smem_B", "occupancy");
+  std::printf("%-26s %-5s %-7s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s %8s\n", "variant",
+              "prec", "access", "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s",
+              "%peak", "x_cuBLAS", "regs", "smem_B", "occupancy", "k_splits");
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
-    char ratio[16] = "-", regs[16] = "-", smem[16] = "-", occ[16] = "-";
+    char ratio[16] = "-", regs[16] = "-", smem[16] = "-", occ[16] = "-", splits[16] = "-";
     if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.3f", ref / r.time.median_ms);
     if (!r.is_cublas) {
       std::snprintf(regs, sizeof regs, "%d", r.res.registers);
       std::snprintf(smem, sizeof smem, "%zu", r.res.static_smem + r.res.dynamic_smem);
       std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
+      std::snprintf(splits, sizeof splits, "%d", r.k_splits);
     }
-    std::printf("%-26s %-5s %-7s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s\n",
+    std::printf("%-26s %-5s %-7s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s %8s\n",
                 r.variant.c_str(), to_string(r.precision).c_str(),
                 r.access.empty() ? "-" : r.access.c_str(),
                 r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-", r.cmp.worst_ratio,
                 r.time.median_ms, r.time.min_ms, r.time.max_ms, r.tflops(),
-                100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ratio, regs, smem, occ);
+                100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ratio, regs, smem, occ, splits);
   }
 }
 
@@ -299,14 +300,14 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
            "median_ms,min_ms,max_ms,reps,tflops,pct_fp32_peak,cublas_ms,ratio_to_cublas,registers,"
            "smem_bytes,blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,"
            "runtime,cublas,date,table,sm_clock_before_mhz,sm_clock_after_mhz,bytes,gb_per_s,"
-           "access,offset,command\n";
+           "access,offset,k_splits,command\n";
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
     char line[1024];
     std::snprintf(
         line, sizeof line,
         "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
-        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,%.0f,%.1f,%s,%d,",
+        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,%.0f,%.1f,%s,%d,%d,",
         r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
         to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
         r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
@@ -317,7 +318,8 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
         d.fp32_peak_flops / 1e12, version_string(d.driver_version).c_str(),
         version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
         (d.cublas_version / 100) % 100, d.cublas_version % 100, now_utc().c_str(), r.table.c_str(),
-        r.clock_before_mhz, r.clock_after_mhz, r.bytes, r.gb_per_s(), r.access.c_str(), r.offset);
+        r.clock_before_mhz, r.clock_after_mhz, r.bytes, r.gb_per_s(), r.access.c_str(), r.offset,
+        r.k_splits);
     out << line << '"' << cmd << "\"\n";
   }
 }
@@ -402,6 +404,7 @@ Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem
   Measurement m = base(chapter, v.name, v.precision, prob, o);
   check_and_time(m, prob, o, stream, [&] { return v.launch(prob, o.alpha, o.beta, stream); });
   m.access = access_path();
+  m.k_splits = k_splits_launched();
   // After a launch: the launcher may raise the smem limit.
   m.res = kernel_resources(m.access == "16-byte" ? v.kernel : v.narrow);
   return m;

@@ -72,6 +72,7 @@ struct Measurement {
   double bytes = 0;    // a copy's bytes read + written (the memory ceiling); 0 for a GEMM
   std::string access;  // the launcher's global-access path ("16-byte" or "element"); cuBLAS: ""
   int offset = 0;      // elements A, B and C start past an aligned address
+  int k_splits = 1;    // blocks per tile of C that split K among them (07 on small C)
   double tflops() const { return 2.0 * M * N * K / (time.median_ms * 1e-3) / 1e12; }
   double gb_per_s() const { return bytes / (time.median_ms * 1e-3) / 1e9; }
 };

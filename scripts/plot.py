@@ -22,7 +22,8 @@ DIR/ncu_4096.csv (written by scripts/profile.sh), and writes into DIR:
                       FP32 default (the same colours as tflops_vs_size.png); bottom, bars per
                       block-tile shape: the share of the GPU's block slots the grid fills, blocks /
                       (waves x slots), with slots = SMs x blocks per SM and waves = ceil(blocks /
-                      slots); the number on a bar is blocks / slots before rounding up. The block
+                      slots), blocks counting every block of a split K (bench.csv's k_splits);
+                      the number on a bar is blocks / slots before rounding up. The block
                       tile BM x BN comes from the variant name ("128x128x8_8x8" and 01's "8x32":
                       BM x BN; "tile32": 32 x 32); chapters whose names do not parse are left out.
                       Sizes where the fastest of these kernels runs below half its best rate get
@@ -449,9 +450,12 @@ def waves(series, d, gpu):
         print("plot.py: no FP32 chapter with a parsable block tile, so no waves.png",
               file=sys.stderr)
         return
-    groups = {}  # one bar colour per wave geometry: (BM, BN, blocks per SM, SMs) -> its series
+    # One bar colour per wave geometry: (BM, BN, blocks per SM, SMs, blocks per tile of C at each
+    # size: the k_splits column, 1 where it is missing) -> its series.
+    groups = {}
     for s, tile, per_sm, sms in picked:
-        groups.setdefault((*tile, per_sm, sms), []).append(s)
+        splits = tuple(sorted((z, int(num(r, "k_splits") or 1)) for z, r in s.rows.items()))
+        groups.setdefault((*tile, per_sm, sms, splits), []).append(s)
 
     sizes = sorted({z for s, *_ in picked for z in s.rows})
     best = {s.chapter: max(s.tflops(z) or 0 for z in s.rows) for s, *_ in picked}
@@ -480,19 +484,22 @@ def waves(series, d, gpu):
             if len(cols) > 1 else ""
         ax.set_title("TFLOP/s" + part, fontsize=10)
         ax = axes[1, j]
-        for g, ((bm, bn, per_sm, sms), members) in enumerate(groups.items()):
+        for g, ((bm, bn, per_sm, sms, splits), members) in enumerate(groups.items()):
             slots = sms * per_sm
+            per_tile = dict(splits)
+            split_note = ", K split at " + ", ".join(
+                f"{z} (x{n})" for z, n in splits if n > 1) if any(n > 1 for _, n in splits) else ""
             chapters = [s.chapter for s in members]
             run = [z for z in col if any(z in s.rows for s in members)]
             for z in run:
-                blocks = math.ceil(z / bm) * math.ceil(z / bn)
+                blocks = math.ceil(z / bm) * math.ceil(z / bn) * per_tile.get(z, 1)
                 w = math.ceil(blocks / slots)
                 fill = blocks / (w * slots)
                 x = pos[z] + (g - (len(groups) - 1) / 2) * width
                 ax.bar(x, fill, width=width * 0.95, color=shades[g % len(shades)],
                        hatch=hatches[g % len(hatches)], edgecolor="black", linewidth=0.6,
-                       label=(f"{bm}x{bn} tile, {per_sm} blocks/SM x {sms} SMs = {slots} slots\n"
-                              f"{chapter_span(chapters)}") if z == run[0] else None)
+                       label=(f"{bm}x{bn} tile, {per_sm} blocks/SM x {sms} SMs = {slots} slots"
+                              f"{split_note}\n{chapter_span(chapters)}") if z == run[0] else None)
                 q = blocks / slots
                 ax.text(x, fill + 0.02, f"{q:.2f}" if q >= 0.1 else f"{q:.3f}", rotation=90,
                         ha="center", va="bottom", fontsize=7.5)
@@ -512,7 +519,7 @@ def waves(series, d, gpu):
     axes[1, -1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False,
                        title="block tile (from the variant name)", title_fontsize=9)
     fig.suptitle(f"{gpu}: TFLOP/s against size, and how full the last wave of blocks is")
-    foot = ["Bars: blocks / (waves x slots), with blocks = ceil(M / BM) x ceil(N / BN), "
+    foot = ["Bars: blocks / (waves x slots), with blocks = ceil(M / BM) x ceil(N / BN) x k_splits, "
             "slots = SMs x blocks per SM (bench.csv columns sms, blocks_per_sm), "
             "waves = ceil(blocks / slots).",
             "Number on a bar: blocks / slots, the waves before rounding up. A bar at 1: every wave "
