@@ -480,7 +480,8 @@ def waves(series, d, gpu):
                     label=s.label)
         ax.set_ylim(0, max(s.tflops(z) or 0 for s, *_ in picked for z in s.rows if z in pos) * 1.12)
         ax.set_ylabel("TFLOP/s (linear scale)")
-        part = (" (small sizes, own y scale)" if col is small else " (larger sizes)") \
+        # Two-line titles: the small-size panels are narrow.
+        part = ("\n(small sizes, own y scale)" if col is small else "\n(larger sizes)") \
             if len(cols) > 1 else ""
         ax.set_title("TFLOP/s" + part, fontsize=10)
         ax = axes[1, j]
@@ -505,15 +506,17 @@ def waves(series, d, gpu):
                         ha="center", va="bottom", fontsize=7.5)
         ax.set_ylim(0, 1.32)
         ax.set_ylabel("blocks / (waves x slots)")
-        ax.set_title("block slots filled, averaged over the waves"
-                     + part.replace(", own y scale", ""), fontsize=10)
+        ax.set_title("block slots filled\n(small sizes)" if col is small and len(cols) > 1 else
+                     "block slots filled,\naveraged over the waves" + part.replace("\n", " "),
+                     fontsize=10)
         for ax in axes[:, j]:
             ax.set_xticks(range(len(col)))
             ax.set_xticklabels([str(z) for z in col])
             ax.set_xlim(-0.5, len(col) - 0.5)
             ax.grid(axis="y", alpha=0.3)
             ax.set_axisbelow(True)
-        axes[1, j].set_xlabel("M = N = K (evenly spaced columns, not to scale)")
+        axes[1, j].set_xlabel("M = N = K" if col is small and len(cols) > 1 else
+                              "M = N = K (evenly spaced columns, not to scale)")
     axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False,
                        title="FP32 default kernel", title_fontsize=9)
     axes[1, -1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False,
