@@ -1,9 +1,8 @@
 // 08_wmma_tensorcore: the products move from the CUDA cores to the tensor cores. A warp, not a
-// thread, is now the unit of work: through nvcuda::wmma it multiplies 16x16 fragments in one
-// instruction stream (m16n16k8 in TF32 for float inputs, m16n16k16 for FP16 inputs), with FP32
-// accumulators. The block tile is staged in shared memory by cp.async in a STAGES-deep ring so
-// that global loads run under the tensor-core work (FP16 without 16-byte rows goes through
-// registers instead, see load_tile).
+// thread, now owns a piece of C: through nvcuda::wmma it multiplies 16x16 fragments in one
+// instruction stream (m16n16k8 in TF32 for float inputs, m16n16k16 for FP16 inputs) into FP32
+// accumulator fragments. 07's pipeline stays: tile k+1 in registers while tile k is computed,
+// two shared stages, one barrier per k-tile, split K for a C of few tiles.
 // What should move: time, by up to the ratio of tensor-core to FP32 throughput per SM and clock
 // (Hopper: 8x in TF32, 16x with FP16 inputs), as far as WMMA and shared memory can feed them.
 #include "gemm_check.h"
@@ -12,280 +11,257 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include <algorithm>
 #include <type_traits>
 
 namespace ch08 {
 
 namespace wmma = nvcuda::wmma;
 
-// The WMMA shape for each input type: FP16 multiplies 16x16x16 per instruction, TF32 16x16x8.
-template <class T>
-struct MmaShape;
-template <>
-struct MmaShape<__half> {
-  static constexpr int K = 16;
-  using Precision = __half;
-};
-template <>
-struct MmaShape<float> {
-  static constexpr int K = 8;
-  using Precision = wmma::precision::tf32;
-};
-
-// 16-byte asynchronous copy global -> shared. With valid == false nothing is read and the 16
-// bytes are zero-filled: that is how edge tiles get their zeros.
-__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, bool valid) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem),
-               "r"(valid ? 16 : 0));
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::);
-}
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+// Blocks per SM that __launch_bounds__ asks for: two blocks of 4 warps keep up to 255 registers
+// per thread (a 64x64 warp tile holds 128 accumulators per lane); 8 warps allow one.
+constexpr int blocks_per_sm(int warps) {
+  return warps <= 4 ? 2 : 1;
 }
 
-// One float global -> shared, asynchronously; zero where !valid (nothing is read then).
-__device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
-               "r"(valid ? 4 : 0));
+// A fragment from shared memory. WMMA's C++ load of TF32 uses generic addresses; PTX_LOAD writes
+// the same load with the .shared state space and a 32-bit address (README.md compares the SASS).
+template <bool PTX_LOAD, class Frag, class T>
+__device__ __forceinline__ void load_fragment(Frag& f, const T* p, int ld) {
+  unsigned* x = reinterpret_cast<unsigned*>(f.x);
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  constexpr bool a = std::is_same_v<
+      Frag, wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major>>;
+  if constexpr (!PTX_LOAD || !std::is_same_v<T, float>)
+    wmma::load_matrix_sync(f, p, ld);
+  else if constexpr (a)
+    asm volatile("wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
+                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                 : "r"(s), "r"(ld));
+  else
+    asm volatile("wmma.load.b.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
+                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                 : "r"(s), "r"(ld));
 }
 
-// Shared-memory layout of one stage, with padded rows so that fragment loads don't conflict.
-// FP16 fragments are read 8 rows x 16 bytes per phase: 16 bytes of padding start each row 4
-// banks further on (A: 80-byte rows -> banks 0, 20, 8, 28, 16, 4, 24, 12). TF32 fragments are
-// read as single words, lane (g, t) = (lane / 4, lane % 4) taking A[g][t] and B[t][g]: A rows
-// padded by 4 words put that at bank 4g + t, B rows padded by 8 words at bank 8t + g, both a
-// permutation of the 32 banks. Every padding keeps ldm a multiple of 16 bytes, as WMMA needs.
-template <class T, int BM, int BN, int BK>
-struct Tiles {
-  static constexpr int LDA = BK + 16 / sizeof(T), LDB = BN + 8;
-  static constexpr int A_ELEMS = BM * LDA, B_ELEMS = BK * LDB;
-  static constexpr std::size_t STAGE_BYTES = (A_ELEMS + B_ELEMS) * sizeof(T);
-};
-
-template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES>
-__host__ __device__ constexpr std::size_t smem_bytes() {
-  return STAGES * Tiles<T, BM, BN, BK>::STAGE_BYTES;
-}
-
-// A block of (BM/WM) x (BN/WN) warps covers a BM x BN block of C; each warp a WM x WN warp tile,
-// held as (WM/16) x (WN/16) accumulator fragments.
-// WIDE, chosen by the launcher: 16-byte copies and stores where K and N are multiples of 4 floats
-// or 8 halves and A, B, C are 16-byte aligned; otherwise the same kernel element by element,
-// which any shape and element-aligned pointers allow.
-template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool WIDE>
-__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
-    gemm_kernel(int M, int N, int K, float alpha, const T* A, const T* B, float beta, float* C) {
-  using L = Tiles<T, BM, BN, BK>;
-  constexpr int MMA_K = MmaShape<T>::K;
+// A block of (BM/WM) x (BN/WN) warps covers a BM x BN block of C; warp (warp_row, warp_col) owns
+// the WM x WN warp tile at rows warp_row*WM, columns warp_col*WN, as (WM/16) x (WN/16)
+// accumulator fragments.
+// WIDE, chosen by the launcher: 16-byte global loads and stores; otherwise the same kernel moves
+// one element per access, which any K, N and element-aligned A, B, C allow.
+// OVERLAP: where each k-tile's barrier goes (0: after its last step; 1: before the last step's
+// MMAs) and whether fragments are double-buffered in registers (2). Split K (gridDim.z > 1):
+// block z takes k in [z * k_chunk, (z + 1) * k_chunk) and adds alpha * its sum into C, which the
+// launcher has already scaled by beta.
+template <class T, int BM, int BN, int BK, int WM, int WN, int OVERLAP, bool PTX_LOAD, bool WIDE>
+__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, blocks_per_sm((BM / WM) * (BN / WN)))
+    gemm_kernel(int M, int N, int K, int k_chunk, float alpha, const T* A, const T* B, float beta,
+                float* C) {
   constexpr int NUM_THREADS = (BM / WM) * (BN / WN) * 32;
-  constexpr int CHUNK = 16 / sizeof(T);  // elements per 16-byte copy
-  constexpr int A_CHUNKS = BM * BK / CHUNK, B_CHUNKS = BK * BN / CHUNK;
-  constexpr int FM = WM / 16, FN = WN / 16;
-  static_assert(A_CHUNKS % NUM_THREADS == 0 && B_CHUNKS % NUM_THREADS == 0, "even copy passes");
-  static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % MMA_K == 0, "whole fragments");
-  static_assert(
-      NUM_THREADS / 32 * 256 * sizeof(float) <= smem_bytes<T, BM, BN, BK, WM, WN, STAGES>(),
-      "the epilogue reuses the tiles' shared memory");
-
-  extern __shared__ __align__(128) unsigned char smem[];
-  T* const As = reinterpret_cast<T*>(smem);  // [STAGES][BM][LDA]
-  T* const Bs = As + STAGES * L::A_ELEMS;    // [STAGES][BK][LDB]
+  constexpr int V = 16 / sizeof(T);  // elements per 16 bytes: 4 floats or 8 halves
+  constexpr int A_VECS = BM * BK / V, B_VECS = BK * BN / V;  // 16-byte chunks per tile
+  constexpr int A_PASSES = gemm::ceil_div(A_VECS, NUM_THREADS);
+  constexpr int B_PASSES = gemm::ceil_div(B_VECS, NUM_THREADS);
+  // The WMMA shape: FP16 multiplies 16x16x16 per instruction, TF32 16x16x8.
+  constexpr int MMA_K = std::is_same_v<T, float> ? 8 : 16, FM = WM / 16, FN = WN / 16;
+  static_assert(BK % V == 0 && BN % V == 0, "16-byte accesses");
+  static_assert(BK % MMA_K == 0 && WM % 16 == 0 && WN % 16 == 0, "whole fragments");
+  // Padded rows: a fragment load reads rows that now start in different banks (TF32 reads B by
+  // columns, 8 words of padding; FP16 16 bytes). Both keep every fragment 32-byte aligned.
+  constexpr int LDA = BK + 16 / sizeof(T), LDB = BN + 8;
+  __shared__ __align__(32) T As[2][BM][LDA];  // row-major now: fragments are read along k
+  __shared__ __align__(32) T Bs[2][BK][LDB];
 
   const int tid = threadIdx.x;
   const int warp_id = tid / 32, lane_id = tid % 32;
   const int warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);
-  const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+  const int block_row = blockIdx.y * BM;
+  const int block_col = blockIdx.x * BN;
+  const int k_begin = blockIdx.z * k_chunk, k_end = min(K, k_begin + k_chunk);
 
-  // Without 16-byte alignment: one element per access, consecutive threads on consecutive
-  // elements of a row (coalesced). Calls copy(e, shared, global, valid) for the e-th element this
-  // thread copies of tile k0 into stage `stage`.
-  const auto for_each_element = [&](int k0, int stage, auto&& copy) {
-    static_assert(NUM_THREADS % BK == 0 && NUM_THREADS % BN == 0, "whole rows per pass");
-    T* const as = As + stage * L::A_ELEMS;
-    T* const bs = Bs + stage * L::B_ELEMS;
+  // The next tile, in flight in registers while the current one is computed.
+  gemm::Vec16<T> a_next[A_PASSES], b_next[B_PASSES];
+  // Consecutive threads load consecutive 16-byte chunks along a row: coalesced 16-byte loads
+  // (element by element, each load puts the lanes 16 bytes apart). A chunk that starts past the
+  // matrix is zeros; one that crosses its edge (element by element) is cut.
+  const auto load_tile = [&](int k0) {
 #pragma unroll
-    for (int e = 0; e < BM * BK / NUM_THREADS; ++e) {
-      const int r = tid / BK + e * (NUM_THREADS / BK), c = tid % BK;
+    for (int pass = 0; pass < A_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (A_VECS % NUM_THREADS != 0 && i >= A_VECS) break;
+      const int r = i / (BK / V), c = i % (BK / V) * V;
       const int row = block_row + r, k = k0 + c;
-      const bool valid = row < M && k < K;
-      copy(e, &as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid);
+      a_next[pass] =
+          row < M && k < k_end ? gemm::load16<WIDE>(&A[row * K + k], k_end - k) : gemm::Vec16<T>{};
     }
 #pragma unroll
-    for (int e = 0; e < BK * BN / NUM_THREADS; ++e) {
-      const int r = tid / BN + e * (NUM_THREADS / BN), c = tid % BN;
+    for (int pass = 0; pass < B_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (B_VECS % NUM_THREADS != 0 && i >= B_VECS) break;
+      const int r = i / (BN / V), c = i % (BN / V) * V;
       const int k = k0 + r, col = block_col + c;
-      const bool valid = k < K && col < N;
-      copy(BM * BK / NUM_THREADS + e, &bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid);
+      b_next[pass] =
+          k < k_end && col < N ? gemm::load16<WIDE>(&B[k * N + col], N - col) : gemm::Vec16<T>{};
     }
   };
-  // A __half (2 bytes) is below cp.async's smallest copy (4), so on the element path FP16 goes
-  // through registers: load_tile only loads into `staged`, every load before the first store so
-  // that their latencies overlap, and under the MMAs that follow; store_tile writes them.
-  constexpr bool STAGED = !WIDE && std::is_same_v<T, __half>;
-  [[maybe_unused]] __half2 staged[(BM * BK + BK * BN) / NUM_THREADS / 2];
-
-  // Issues the copies of tile k0 into stage `stage`; elements outside A or B are zero-filled.
-  const auto load_tile = [&](int k0, int stage) {
-    if constexpr (WIDE) {
-      T* const as = As + stage * L::A_ELEMS;
-      T* const bs = Bs + stage * L::B_ELEMS;
+  const auto store_tile = [&](int stage) {
 #pragma unroll
-      for (int pass = 0; pass < A_CHUNKS / NUM_THREADS; ++pass) {
-        const int i = tid + pass * NUM_THREADS;
-        const int r = i / (BK / CHUNK), c = i % (BK / CHUNK) * CHUNK;
-        const int row = block_row + r, k = k0 + c;
-        const bool valid = row < M && k < K;
-        cp_async_16(&as[r * L::LDA + c], valid ? &A[row * K + k] : A, valid);
-      }
+    for (int pass = 0; pass < A_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (A_VECS % NUM_THREADS != 0 && i >= A_VECS) break;
+      const int r = i / (BK / V), c = i % (BK / V) * V;
+      // TF32: rounded once, on the way into shared memory, for every warp that reads it.
+      *reinterpret_cast<gemm::Vec16<T>*>(&As[stage][r][c]) = gemm::round_tf32(a_next[pass]);
+    }
 #pragma unroll
-      for (int pass = 0; pass < B_CHUNKS / NUM_THREADS; ++pass) {
-        const int i = tid + pass * NUM_THREADS;
-        const int r = i / (BN / CHUNK), c = i % (BN / CHUNK) * CHUNK;
-        const int k = k0 + r, col = block_col + c;
-        const bool valid = k < K && col < N;
-        cp_async_16(&bs[r * L::LDB + c], valid ? &B[k * N + col] : B, valid);
-      }
-    } else {
-      for_each_element(k0, stage, [&](int e, T* s, const T* g, bool valid) {
-        if constexpr (STAGED)
-          (e % 2 ? staged[e / 2].y : staged[e / 2].x) = valid ? *g : __float2half(0.0f);
-        else
-          cp_async_4(s, g, valid);
-      });
+    for (int pass = 0; pass < B_PASSES; ++pass) {
+      const int i = tid + pass * NUM_THREADS;
+      if (B_VECS % NUM_THREADS != 0 && i >= B_VECS) break;
+      const int r = i / (BN / V), c = i % (BN / V) * V;
+      *reinterpret_cast<gemm::Vec16<T>*>(&Bs[stage][r][c]) = gemm::round_tf32(b_next[pass]);
     }
   };
-  const auto store_tile = [&](int k0, int stage) {
-    if constexpr (STAGED)
-      for_each_element(k0, stage, [&](int e, T* s, const T*, bool) {
-        *s = e % 2 ? staged[e / 2].y : staged[e / 2].x;
-      });
+
+  // Fragments of A and B for one step k; with OVERLAP 2, two sets: step k+1's are read from shared
+  // memory while step k's MMAs run.
+  constexpr int FRAGS = OVERLAP == 2 ? 2 : 1;
+  using Prec = std::conditional_t<std::is_same_v<T, float>, wmma::precision::tf32, __half>;
+  wmma::fragment<wmma::matrix_a, 16, 16, MMA_K, Prec, wmma::row_major> a_frag[FRAGS][FM];
+  wmma::fragment<wmma::matrix_b, 16, 16, MMA_K, Prec, wmma::row_major> b_frag[FRAGS][FN];
+  const auto load_frags = [&](int buf, int stage, int k) {
+#pragma unroll
+    for (int i = 0; i < FM; ++i)  // 16 rows of A, MMA_K wide
+      load_fragment<PTX_LOAD>(a_frag[buf][i], &As[stage][warp_row * WM + i * 16][k], LDA);
+#pragma unroll
+    for (int j = 0; j < FN; ++j)  // MMA_K rows of B, 16 wide
+      load_fragment<PTX_LOAD>(b_frag[buf][j], &Bs[stage][k][warp_col * WN + j * 16], LDB);
   };
-
-  wmma::fragment<wmma::accumulator, 16, 16, MMA_K, float> acc[FM][FN];
-#pragma unroll
-  for (int i = 0; i < FM; ++i)
-#pragma unroll
-    for (int j = 0; j < FN; ++j)
-      wmma::fill_fragment(acc[i][j], 0.0f);
-
-  // Prologue: STAGES - 1 tiles in flight. Every thread commits one group per tile, even an
-  // empty one past the end of K, so "wait until at most STAGES - 2 groups are pending" always
-  // means "the tile about to be computed has landed".
-  const int num_tiles = gemm::ceil_div(K, BK);
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < num_tiles) load_tile(s * BK, s), store_tile(s * BK, s);
-    cp_async_commit();
-  }
-
-  for (int t = 0; t < num_tiles; ++t) {
-    cp_async_wait<STAGES - 2>();
-    // Tile t is visible to every warp, and every warp is done with tile t - 1, whose stage the
-    // copies issued next will overwrite.
+  // The other stage was last read in the previous k-tile, before the barrier that ended it, so
+  // it can be overwritten now; the barrier publishes it for the next k-tile.
+  const auto publish_next = [&](bool has_next, int stage) {
+    if (has_next) store_tile(stage ^ 1);
     __syncthreads();
-    const int next = t + STAGES - 1;
-    if (next < num_tiles) load_tile(next * BK, next % STAGES);
-    cp_async_commit();
+  };
 
-    const T* const as = As + (t % STAGES) * L::A_ELEMS;
-    const T* const bs = Bs + (t % STAGES) * L::B_ELEMS;
+  wmma::fragment<wmma::accumulator, 16, 16, MMA_K, float> acc[FM][FN] = {};
+  load_tile(k_begin);
+  store_tile(0);
+  __syncthreads();
+  if (OVERLAP == 2) load_frags(0, 0, 0);
+  for (int k0 = k_begin, stage = 0; k0 < k_end; k0 += BK, stage ^= 1) {
+    const bool has_next = k0 + BK < k_end;
+    if (has_next) load_tile(k0 + BK);  // issued now, waited for only in store_tile
+
 #pragma unroll
-    for (int kk = 0; kk < BK; kk += MMA_K) {
-      wmma::fragment<wmma::matrix_a, 16, 16, MMA_K, typename MmaShape<T>::Precision,
-                     wmma::row_major>
-          a_frag[FM];
-      wmma::fragment<wmma::matrix_b, 16, 16, MMA_K, typename MmaShape<T>::Precision,
-                     wmma::row_major>
-          b_frag[FN];
+    for (int k = 0; k < BK; k += MMA_K) {
+      if (OVERLAP < 2) load_frags(0, stage, k);
+      // OVERLAP >= 1: the barrier comes before the last step's MMAs, whose fragments are already
+      // in registers, so a warp leaving it has MMAs to issue at once.
+      if (OVERLAP >= 1 && k == BK - MMA_K) publish_next(has_next, stage);
+      if (OVERLAP == 2 && k + MMA_K < BK) load_frags((k / MMA_K + 1) % 2, stage, k + MMA_K);
+      if (OVERLAP == 2 && k + MMA_K == BK && has_next)
+        load_frags((k / MMA_K + 1) % 2, stage ^ 1, 0);
+      const int buf = OVERLAP == 2 ? k / MMA_K % 2 : 0;
+      // j outer, i inner: the order changes ptxas's register allocation and schedule, not the
+      // arithmetic. It is the same in 03-07, so that no diff between chapters carries it.
 #pragma unroll
-      for (int i = 0; i < FM; ++i) {
-        wmma::load_matrix_sync(a_frag[i], &as[(warp_row * WM + i * 16) * L::LDA + kk], L::LDA);
-        if constexpr (std::is_same_v<T, float>)
+      for (int j = 0; j < FN; ++j)
 #pragma unroll
-          for (int e = 0; e < a_frag[i].num_elements; ++e)
-            a_frag[i].x[e] = wmma::__float_to_tf32(a_frag[i].x[e]);
-      }
-#pragma unroll
-      for (int j = 0; j < FN; ++j) {
-        wmma::load_matrix_sync(b_frag[j], &bs[kk * L::LDB + warp_col * WN + j * 16], L::LDB);
-        if constexpr (std::is_same_v<T, float>)
-#pragma unroll
-          for (int e = 0; e < b_frag[j].num_elements; ++e)
-            b_frag[j].x[e] = wmma::__float_to_tf32(b_frag[j].x[e]);
-      }
-#pragma unroll
-      for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j)
-          wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
+        for (int i = 0; i < FM; ++i)
+          wmma::mma_sync(acc[i][j], a_frag[buf][i], b_frag[buf][j], acc[i][j]);
     }
-    if (next < num_tiles) store_tile(next * BK, next % STAGES);
+    if (OVERLAP == 0) publish_next(has_next, stage);
   }
 
-  // Epilogue: a fragment's element-to-lane mapping is opaque, so each warp stores a fragment to
-  // its own 16x16 scratch in shared memory and writes it out row by row with alpha, beta and
-  // the bounds checks: lane l takes row l/2, columns (l%2)*8 .. +7, as two float4s (16-byte
-  // path) or eight floats.
-  cp_async_wait<0>();
-  __syncthreads();  // every warp is done with the tiles; their memory becomes scratch
-  float* const scratch = reinterpret_cast<float*>(smem) + warp_id * 256;
+  // A fragment's element-to-lane map is opaque: each warp stores a fragment to its own 16x16
+  // scratch in shared memory, then lane l writes row l / 2, columns (l % 2) * 8 .. +7 of it.
+  __syncthreads();  // every warp is done with the tiles; their memory becomes the scratch
+  float* const scratch = reinterpret_cast<float*>(&As[0][0][0]) + warp_id * 256;
 #pragma unroll
-  for (int i = 0; i < FM; ++i)
+  for (int i = 0; i < FM; ++i) {
+    const int row = block_row + warp_row * WM + i * 16 + lane_id / 2;
 #pragma unroll
     for (int j = 0; j < FN; ++j) {
       wmma::store_matrix_sync(scratch, acc[i][j], 16, wmma::mem_row_major);
       __syncwarp();
-      const int r = lane_id / 2, c = lane_id % 2 * 8;
-      const int row = block_row + warp_row * WM + i * 16 + r;
 #pragma unroll
       for (int h = 0; h < 8; h += 4) {
-        const int col = block_col + warp_col * WN + j * 16 + c + h;
-        if (row < M && col < N)
-          gemm::store4<WIDE>(&C[row * N + col], gemm::load_float4(&scratch[r * 16 + c + h]), alpha,
-                             beta, N - col);
+        const int c = lane_id % 2 * 8 + h, col = block_col + warp_col * WN + j * 16 + c;
+        if (row < M && col < N) {
+          const float4 v = gemm::load_float4(&scratch[lane_id / 2 * 16 + c]);
+          if (gridDim.z == 1)
+            gemm::store4<WIDE>(&C[row * N + col], v, alpha, beta, N - col);
+          else
+            gemm::add4(&C[row * N + col], v, alpha, N - col);
+        }
       }
       __syncwarp();  // the scratch is overwritten by the next fragment
     }
+  }
 }
 
-template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES>
+// C = beta * C, ahead of the blocks of a split K that add into it (beta == 0: C is not read).
+__global__ void scale_kernel(long long count, float beta, float* C) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < count) C[i] = beta == 0.0f ? 0.0f : beta * C[i];
+}
+
+// The rule for small problems: a C of at most half as many tiles as the GPU holds blocks at once
+// would leave SMs idle, so each tile's K is split among resident_blocks / tiles blocks, in chunks
+// of at least 128 values of k (the last chunk takes what is left), which add their sums into C.
+inline int k_splits(int tiles, int K, int resident_blocks) {
+  return std::max(1, std::min(resident_blocks / std::max(tiles, 1), K / 128));
+}
+
+template <class T, int BM, int BN, int BK, int WM, int WN, int OVERLAP = 0, bool SPLIT_K = true,
+          bool PTX_LOAD = true>
 cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B, float beta,
                         float* C, cudaStream_t stream) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  constexpr std::size_t smem = smem_bytes<T, BM, BN, BK, WM, WN, STAGES>();
-  auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, false>;
-  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C))
-    kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, true>;
-  // More than 48 KB of dynamic shared memory must be asked for explicitly.
-  if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(smem)))
-    return err;
+  int splits = 1;
+  if (SPLIT_K) {
+    int device = 0, sms = 0;
+    if (cudaError_t err = cudaGetDevice(&device)) return err;
+    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
+      return err;
+    const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
+    splits = k_splits(static_cast<int>(std::min<long long>(tiles, INT_MAX)), K,
+                      sms * blocks_per_sm((BM / WM) * (BN / WN)));
+  }
+  // k_chunk: a multiple of BK, so that every split but the last starts a row of A 16-byte aligned.
+  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
+  if (splits > 1) {
+    splits = gemm::ceil_div(K, k_chunk);
+    const long long count = static_cast<long long>(M) * N;
+    if (beta != 1.0f)
+      scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count, beta, C);
+    if (cudaError_t err = cudaGetLastError()) return err;
+  }
+  gemm::k_splits_launched() = splits;
   const dim3 block((BM / WM) * (BN / WN) * 32);
+  auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, OVERLAP, PTX_LOAD, false>;
+  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C))
+    kernel = gemm_kernel<T, BM, BN, BK, WM, WN, OVERLAP, PTX_LOAD, true>;
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
-    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM));
-    kernel<<<grid, block, smem, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B, beta,
-                                          C + std::size_t(row0) * N);
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), splits);
+    kernel<<<grid, block, 0, stream>>>(rows, N, K, k_chunk, alpha, A + std::size_t(row0) * K, B,
+                                       beta, C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }
 
-// TF32 tensor cores for float A and B. 128x128x32 blocks of 4 warps, 64x64 per warp, 3 stages:
-// the fastest of the shapes in main.cu on the H200 (README.md), for both entry points.
+// TF32 tensor cores for float A and B; 128x128 blocks of 4 warps, 64x64 per warp, the barrier
+// after each k-tile's last step (OVERLAP 0): the fastest in main.cu on the H200 (README.md).
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
-  return gemm_launch<float, 128, 128, 32, 64, 64, 3>(M, N, K, alpha, A, B, beta, C, stream);
+  return gemm_launch<float, 128, 128, 16, 64, 64>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 // FP16 A and B, FP32 accumulators and C.
 cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
                   float* C, cudaStream_t stream) {
-  return gemm_launch<__half, 128, 128, 32, 64, 64, 3>(M, N, K, alpha, A, B, beta, C, stream);
+  return gemm_launch<__half, 128, 128, 32, 64, 64>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 }  // namespace ch08

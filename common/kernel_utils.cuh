@@ -36,6 +36,42 @@ __device__ __forceinline__ float4 load4(const float* p, int n) {
   return make_float4(p[0], n > 1 ? p[1] : 0.0f, n > 2 ? p[2] : 0.0f, n > 3 ? p[3] : 0.0f);
 }
 
+// 16 bytes of elements of type T (4 floats or 8 halves), held as four 32-bit words: the compiler
+// then moves them word by word (as __half elements it moves 16 bits at a time, and waits for a
+// load to finish before it can place its halves).
+template <class T>
+struct alignas(16) Vec16 {
+  unsigned w[4];
+};
+
+// load4 for any element type: the 16 / sizeof(T) elements p[0..] of a row with n >= 1 elements
+// left from p, those past its end zero. WIDE: one 16-byte load; otherwise one per element.
+template <bool WIDE, class T>
+__device__ __forceinline__ Vec16<T> load16(const T* p, int n) {
+  Vec16<T> v;
+  if constexpr (WIDE) {
+    v = *reinterpret_cast<const Vec16<T>*>(p);
+  } else {
+    T e[16 / sizeof(T)];
+#pragma unroll
+    for (int i = 0; i < 16 / static_cast<int>(sizeof(T)); ++i)
+      e[i] = i < n ? p[i] : static_cast<T>(0.0f);
+    memcpy(&v, e, sizeof(v));
+  }
+  return v;
+}
+
+// For float: each element rounded to TF32 (10 of the 23 mantissa bits, to nearest), the value the
+// tensor cores compute with, still stored as a float. Other element types pass unchanged.
+template <class T>
+__device__ __forceinline__ Vec16<T> round_tf32(Vec16<T> v) {
+  if constexpr (sizeof(T) == 4)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      asm("cvt.rna.tf32.f32 %0, %0;" : "+r"(v.w[e]));
+  return v;
+}
+
 // c[0..3] = alpha * acc + beta * c[0..3] in a row with n >= 1 elements left from c; elements past
 // its end are not touched. WIDE: 16-byte accesses, as load4.
 template <bool WIDE>

@@ -38,15 +38,17 @@ Variant thread_tile_variant(Launch launch, Kernel wide, Kernel narrow, const cha
   return {name, launch, kernel_info(wide, threads), kernel_info(narrow, threads)};
 }
 
-// 08 on: a BM x BN x BK block tile, WM x WN per warp, STAGES shared-memory stages, float (TF32
-// math) or __half inputs; named "tf32_BMxBNxBK_wWMxWN_sSTAGES" (or "fp16_...").
+// 08 on: a BM x BN x BK block tile, WM x WN per warp, STAGES shared-memory stages (08: 2), float
+// (TF32 math) or __half inputs; named "tf32_BMxBNxBK_wWMxWN_sSTAGES" (or "fp16_...") and a suffix
+// for what else sets the variant apart.
 template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, class Launch, class Kernel>
-Variant warp_tile_variant(Launch launch, Kernel wide, Kernel narrow, std::size_t dynamic_smem) {
+Variant warp_tile_variant(Launch launch, Kernel wide, Kernel narrow, std::size_t dynamic_smem,
+                          const char* suffix = "") {
   constexpr bool tf32 = std::is_same_v<T, float>;
   const std::string name = std::string(tf32 ? "tf32_" : "fp16_") + std::to_string(BM) + "x" +
                            std::to_string(BN) + "x" + std::to_string(BK) + "_w" +
                            std::to_string(WM) + "x" + std::to_string(WN) + "_s" +
-                           std::to_string(STAGES);
+                           std::to_string(STAGES) + suffix;
   constexpr int threads = (BM / WM) * (BN / WN) * 32;
   const KernelInfo w = kernel_info(wide, threads, dynamic_smem);
   const KernelInfo n = kernel_info(narrow, threads, dynamic_smem);
@@ -67,10 +69,6 @@ Variant warp_tile_variant(Launch launch, Kernel wide, Kernel narrow, std::size_t
   gemm::thread_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>,       \
                                          sgemm_kernel<__VA_ARGS__, true>, \
                                          sgemm_kernel<__VA_ARGS__, false>)
-#define GEMM_WARP_TILE(...)                                                                      \
-  gemm::warp_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__, true>, \
-                                       gemm_kernel<__VA_ARGS__, false>, smem_bytes<__VA_ARGS__>())
-
 // A chapter's program: the driver over its variants(). Left out where the benchmark runner
 // (bench/) compiles every chapter into one program.
 #ifdef GEMM_ALL_CHAPTERS

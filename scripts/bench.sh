@@ -7,8 +7,9 @@
 #   usage: scripts/bench.sh              the plan's sizes (bench/plan.h: 256 .. 8192)
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 1024, 2048, 3000 and
 #                                        4096 still run)
-#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, ncu_4096.csv, ncu_4095.csv (the
-#   element path, for the READMEs that profile it), sass_summary.txt, ptxas.txt, *.png
+#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, mma_peak.csv, ncu_4096.csv,
+#   ncu_4095.csv (the element path, for the READMEs that profile it), sass_summary.txt,
+#   ptxas.txt, *.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -36,6 +37,10 @@ echo "after,$(smi | tr -d ' ')" >> "$out/machine.csv"
 rm -f "$out/rasterization.csv"
 "$build/bench/rasterization" --sizes 2048,4096,8192 --variant all --csv "$out/rasterization.csv" \
   > "$out/rasterization.log" 2>&1 || { cat "$out/rasterization.log"; exit 1; }
+
+# The mma.sync ceiling of this GPU (bench/mma_peak.cu), for 09_mma_sync's README.
+"$build/bench/mma_peak" --csv "$out/mma_peak.csv" > "$out/mma_peak.log" 2>&1 ||
+  { cat "$out/mma_peak.log"; exit 1; }
 
 if command -v ncu >/dev/null; then
   rm -f "$out/ncu_rasterization.csv"

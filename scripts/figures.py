@@ -119,8 +119,78 @@ def c_col_grouped(thread_col, j, BN, TN):
 
 
 def warp_rc(warp_id, BN, WN):
-    """08 gemm_kernel: `warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);`"""
+    """08-09 gemm_kernel: `warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);`"""
     return warp_id // (BN // WN), warp_id % (BN // WN)
+
+
+ELEM_BYTES = {"float": 4, "__half": 2}  # sizeof(T) of 08-09's T
+CHUNK = 16  # bytes: one 16-byte chunk (cp.async, ldmatrix row), 4 banks
+BANK_GROUPS = BANKS * 4 // CHUNK  # the 8 groups of 4 banks a 128-byte line spreads over
+
+
+def a_chunk(row, chunk, size, BK, swizzled=True):
+    """09 `a_chunk<T, BK, SWIZZLE>(row, chunk)`: `constexpr int RC = BK * sizeof(T) / 16;`
+    `return SWIZZLE ? chunk ^ (row / (8 / RC)) % RC : chunk;`"""
+    RC = BK * size // CHUNK
+    return chunk ^ (row // (8 // RC)) % RC if swizzled else chunk
+
+
+def b_chunk(row, chunk, size, swizzled=True):
+    """09 `b_chunk<T, SWIZZLE>(row, chunk)`: `if (!SWIZZLE) return chunk;`
+    `return sizeof(T) == 2 ? chunk ^ row % 8 : chunk ^ row % 4 * 2;`"""
+    if not swizzled:
+        return chunk
+    return chunk ^ row % 8 if size == 2 else chunk ^ row % 4 * 2
+
+
+def a_at(stage, row, col, size, BM, BK, swizzled=True):
+    """09 gemm_kernel's `a_at`, bytes:
+    `((stage * BM + row) * BK + a_chunk<T, BK, SWIZZLE>(row, col / V) * V) * sizeof(T)`"""
+    V = CHUNK // size
+    return ((stage * BM + row) * BK + a_chunk(row, col // V, size, BK, swizzled) * V) * size
+
+
+def b_at(stage, row, col, size, BK, BN, swizzled=True):
+    """09 gemm_kernel's `b_at`, bytes:
+    `((stage * BK + row) * BN + b_chunk<T, SWIZZLE>(row, col / V) * V) * sizeof(T)`"""
+    V = CHUNK // size
+    return ((stage * BK + row) * BN + b_chunk(row, col // V, size, swizzled) * V) * size
+
+
+def ldmatrix_a(lane, q, warp_row, s, i, swizzled=True):
+    """09: the row address lane gives to A's ldmatrix x4 (lanes 8p .. 8p+7: matrix p, phase p),
+    `a_lane[s] = a_at(0, warp_row * WM + lane_id % 16, s * MMA_K + lane_id / 16 * V);` plus
+    `i * 16 * BK * sizeof(T)` in load_frags (stage 0)."""
+    size, BM, BK, WM = ELEM_BYTES[q["T"]], q["BM"], q["BK"], q["WM"]
+    V = CHUNK // size
+    return (a_at(0, warp_row * WM + lane % 16, s * q["MMA_K"] + lane // 16 * V, size, BM, BK,
+                 swizzled) + i * 16 * BK * size)
+
+
+def lds_b(lane, q, warp_col, s, j, swizzled=True):
+    """09: B's fragment addresses of one lane (stage 0), per load instruction.
+    FP16, ldmatrix.trans x4: `b_lane[j] = b_at(0, lane_id % 16, warp_col * WN + j * 16 +
+    lane_id / 16 * 8);` plus `s * 16 * BN * sizeof(T)`.
+    TF32, two ld.shared.b32: `const int col = warp_col * WN + j * 8 + lane_id / 4;
+    b_lane[j] = b_at(0, lane_id % 4, col) + col % 4 * 4;` plus `s * 8 * BN * sizeof(T)` and
+    `(s * 8 + 4) * BN * sizeof(T)`."""
+    size, BK, BN, WN = ELEM_BYTES[q["T"]], q["BK"], q["BN"], q["WN"]
+    if size == 2:
+        return [b_at(0, lane % 16, warp_col * WN + j * 16 + lane // 16 * 8, size, BK, BN, swizzled)
+                + s * 16 * BN * size]
+    col = warp_col * WN + j * 8 + lane // 4
+    base = b_at(0, lane % 4, col, size, BK, BN, swizzled) + col % 4 * 4
+    return [base + s * 8 * BN * size, base + (s * 8 + 4) * BN * size]
+
+
+def chunk_wavefronts(addresses):
+    """Shared-memory wavefronts of one 8-lane phase of 16-byte accesses (ldmatrix reads one
+    8 x 8 matrix, 8 rows of 16 bytes, per phase): the most distinct chunks in one group of 4
+    banks."""
+    per_group = {}
+    for a in addresses:
+        per_group.setdefault(a // CHUNK % BANK_GROUPS, set()).add(a // CHUNK)
+    return max(len(s) for s in per_group.values())
 
 
 def conflict_degree(addresses):
@@ -178,12 +248,52 @@ FAMILIES = [
                    "if (OVERLAP >= 1 && k == BK - 1) publish_next(has_next, stage);",
                    "if (OVERLAP == 0) publish_next(has_next, stage);"],
      []),
-    ("wmma", ["T", "BM", "BN", "BK", "WM", "WN", "STAGES"],
+    ("wmma", ["T", "BM", "BN", "BK", "WM", "WN", "OVERLAP", "SPLIT_K", "PTX_LOAD"],
      ["const int warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);",
-      "constexpr int FM = WM / 16, FN = WN / 16;",
-      "wmma::fragment<wmma::accumulator, 16, 16, MMA_K, float> acc[FM][FN];",
-      "wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);",
-      "const dim3 block((BM / WM) * (BN / WN) * 32);"], []),
+      "constexpr int MMA_K = std::is_same_v<T, float> ? 8 : 16, FM = WM / 16, FN = WN / 16;",
+      "constexpr int LDA = BK + 16 / sizeof(T), LDB = BN + 8;",
+      "__shared__ __align__(32) T As[2][BM][LDA];", "__shared__ __align__(32) T Bs[2][BK][LDB];",
+      "wmma::fragment<wmma::accumulator, 16, 16, MMA_K, float> acc[FM][FN] = {};",
+      "wmma::mma_sync(acc[i][j], a_frag[buf][i], b_frag[buf][j], acc[i][j]);",
+      "load_tile(k_begin); store_tile(0); __syncthreads();",
+      "for (int k0 = k_begin, stage = 0; k0 < k_end; k0 += BK, stage ^= 1) {",
+      "if (has_next) load_tile(k0 + BK);", "for (int k = 0; k < BK; k += MMA_K) {",
+      "if (has_next) store_tile(stage ^ 1); __syncthreads();",
+      "if (OVERLAP >= 1 && k == BK - MMA_K) publish_next(has_next, stage);",
+      "if (OVERLAP == 0) publish_next(has_next, stage);",
+      "const dim3 block((BM / WM) * (BN / WN) * 32);"],
+     ["cp.async", "ldmatrix", "STAGES"]),
+    ("mma_sync", ["T", "BM", "BN", "BK", "WM", "WN", "STAGES", "FRAG_BUFS", "SWIZZLE", "SPLIT_K"],
+     ["const int warp_row = warp_id / (BN / WN), warp_col = warp_id % (BN / WN);",
+      "constexpr int MMA_K = std::is_same_v<T, float> ? 8 : 16, FM = WM / 16, FN = WN / 8;",
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+      "mma<T>(acc[i][j], a_frag[buf][i], b_frag[buf][j]);",
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+      "constexpr int RC = BK * sizeof(T) / 16;",
+      "return SWIZZLE ? chunk ^ (row / (8 / RC)) % RC : chunk;",
+      "if (!SWIZZLE) return chunk;",
+      "return sizeof(T) == 2 ? chunk ^ row % 8 : chunk ^ row % 4 * 2;",
+      "return unsigned(((stage * BM + row) * BK + a_chunk<T, BK, SWIZZLE>(row, col / V) * V) * "
+      "sizeof(T));",
+      "return unsigned(((stage * BK + row) * BN + b_chunk<T, SWIZZLE>(row, col / V) * V) * "
+      "sizeof(T));",
+      "a_lane[s] = a_at(0, warp_row * WM + lane_id % 16, s * MMA_K + lane_id / 16 * V);",
+      "b_lane[j] = b_at(0, lane_id % 16, warp_col * WN + j * 16 + lane_id / 16 * 8);",
+      "const int col = warp_col * WN + j * 8 + lane_id / 4; "
+      "b_lane[j] = b_at(0, lane_id % 4, col) + col % 4 * 4;",
+      "ldmatrix_x4<false>(a_frag[buf][i], as + a_lane[s] + i * 16 * BK * sizeof(T));",
+      "ldmatrix_x4<true>(r, bs + b_lane[j] + s * 16 * BN * sizeof(T));",
+      "b_frag[buf][j][0] = lds32(bs + b_lane[j] + s * 8 * BN * sizeof(T));",
+      "b_frag[buf][j][1] = lds32(bs + b_lane[j] + (s * 8 + 4) * BN * sizeof(T));",
+      "for (int s = 0; s < STAGES - 1; ++s) { if (s < num_tiles) load_tile(k_begin + s * BK, s); "
+      "cp_async_commit(); }",
+      "const int stage = tile % STAGES;", "const int next = tile + STAGES - 1;",
+      "if (next < num_tiles) load_tile(k_begin + next * BK, next % STAGES);",
+      "cp_async_wait<STAGES - 2>();",
+      "if (FRAG_BUFS == 2 && s + 1 == STEPS && tile + 1 < num_tiles) "
+      "load_frags(0, (tile + 1) % STAGES, 0);"],
+     []),
 ]
 
 
@@ -200,9 +310,10 @@ def family_of(code, launch):
 
 
 def mma_k(code):
-    """08's `MmaShape<T>::K` per input type: `struct MmaShape<__half> { static constexpr int K = 16;`"""
-    return {t: int(k) for t, k in
-            re.findall(r"struct MmaShape ?< ?([\w:]+) ?> ?\{ ?static constexpr int K = (\d+);", code)}
+    """08-09's MMA_K per input type: `constexpr int MMA_K = std::is_same_v<T, float> ? 8 : 16`"""
+    m = re.search(r"constexpr int MMA_K = std::is_same_v ?< ?T ?, ?float ?> ?\? ?(\d+) ?: ?(\d+)",
+                  code)
+    return {"float": int(m.group(1)), "__half": int(m.group(2))} if m else {}
 
 
 # Example problem for addresses (01): any size with N and K multiples of 32 gives the same picture.
@@ -357,17 +468,151 @@ def model_double_buffer(p):
             "units": {"load": L, "fma": round(C, 6), "store": S, "barrier": B}}
 
 
-def model_wmma(p, code):
-    shapes = mma_k(code)
+# 08: the k-tile loop in program order, schematic widths (not a timing): a k-step's mma_sync,
+# a register -> shared store of a tile, a barrier; the prologue's first load is waited for.
+PIPE_TILES = 4  # k-tiles drawn
+STEP_TIME = 2.0
+PIPE_STORE = 1.6
+PIPE_BARRIER = 0.35
+PIPE_FIRST_LOAD = 2.4
+
+
+def wmma_schedule(steps, overlap, n):
+    """08 gemm_kernel's loop over n k-tiles, in program order, [kind, tile, stage, start, end]
+    (stage None: in registers). The prologue `load_tile(k_begin); store_tile(0); __syncthreads();`,
+    then per k-tile `if (has_next) load_tile(k0 + BK);` (issued, waited for only in store_tile),
+    the steps `for (int k = 0; k < BK; k += MMA_K)` of mma_sync from `stage`, and publish_next,
+    `if (has_next) store_tile(stage ^ 1); __syncthreads();`, after the last step
+    (`if (OVERLAP == 0) publish_next(has_next, stage);`) or before its MMAs
+    (`if (OVERLAP >= 1 && k == BK - MMA_K) publish_next(has_next, stage);`)."""
+    ev = [["load", 0, None, 0.0, PIPE_FIRST_LOAD],
+          ["store", 0, 0, PIPE_FIRST_LOAD, PIPE_FIRST_LOAD + PIPE_STORE]]
+    t = PIPE_FIRST_LOAD + PIPE_STORE
+    ev.append(["barrier", None, None, t, t + PIPE_BARRIER])
+    t += PIPE_BARRIER
+    for k in range(n):  # stage ^= 1 per k-tile
+        stage, has_next, issued = k % 2, k + 1 < n, t
+
+        def publish(t):
+            if has_next:
+                ev.append(["load", k + 1, None, issued, t])
+                ev.append(["store", k + 1, stage ^ 1, t, t + PIPE_STORE])
+                t += PIPE_STORE
+            ev.append(["barrier", None, None, t, t + PIPE_BARRIER])
+            return t + PIPE_BARRIER
+
+        for step in range(steps):
+            if overlap >= 1 and step == steps - 1:
+                t = publish(t)
+            ev.append(["mma", k, stage, t, t + STEP_TIME])
+            t += STEP_TIME
+        if overlap == 0:
+            t = publish(t)
+    return [[e[0], e[1], e[2], round(e[3], 6), round(e[4], 6)] for e in ev]
+
+
+def model_wmma(p):
     tiles = {}
-    for entry, q in p.items():
-        if entry not in ("sgemm", "hgemm"):
+    for entry in ("sgemm", "hgemm"):
+        if entry not in p:
             continue
-        BM, BN, WM, WN = q["BM"], q["BN"], q["WM"], q["WN"]
+        q = p[entry]
+        T, BM, BN, BK, WM, WN = (q[k] for k in ("T", "BM", "BN", "BK", "WM", "WN"))
+        size, K = ELEM_BYTES[T], p["mma_k"][T]
+        if BK % K or WM % 16 or WN % 16:
+            raise ValueError("no whole fragments")
+        # `constexpr int LDA = BK + 16 / sizeof(T), LDB = BN + 8;`
+        LDA, LDB = BK + 16 // size, BN + 8
         warps = (BM // WM) * (BN // WN)
         tiles[entry] = {"warps": [list(warp_rc(w, BN, WN)) for w in range(warps)],
-                        "FM": WM // 16, "FN": WN // 16}
-    return {"mma_k": shapes, "tiles": tiles}
+                        "FM": WM // 16, "FN": WN // 16, "steps": BK // K, "LDA": LDA,
+                        "LDB": LDB, "smem_bytes": 2 * (BM * LDA + BK * LDB) * size,
+                        "schedule": wmma_schedule(BK // K, q["OVERLAP"], PIPE_TILES)}
+    return {"mma_k": p["mma_k"], "tiles": tiles}
+
+
+SWIZZLE_LINES = 8  # 09: 128-byte lines of one stage of A drawn: one period of a_chunk's XOR
+RING_TILES = 6  # 09: main-loop iterations drawn (K long enough that every stage is busy)
+
+
+def cp_async_ring(stages, shown, num_tiles=1 << 20):
+    """09 gemm_kernel's ring: the prologue `for (int s = 0; s < STAGES - 1; ++s) { if (s <
+    num_tiles) load_tile(k_begin + s * BK, s); cp_async_commit(); }`, then per iteration
+    `const int stage = tile % STAGES;` is computed while `const int next = tile + STAGES - 1;
+    if (next < num_tiles) load_tile(k_begin + next * BK, next % STAGES);` is issued. Per column
+    (the prologue, then iterations 0 .. shown - 1), per stage [tile held, state]: "compute",
+    "issued" (this column), "flight" (issued before, not computed yet), "empty"."""
+    held = [None] * stages
+    cols = []
+    for s in range(stages - 1):
+        if s < num_tiles:
+            held[s] = s
+    cols.append([[h, "empty" if h is None else "issued"] for h in held])
+    for tile in range(shown):
+        nxt = tile + stages - 1
+        if nxt < num_tiles:
+            held[nxt % stages] = nxt
+        cols.append([[h, "empty" if h is None else "compute" if h == tile else
+                      "issued" if h == nxt else "flight" if h > tile else "done"] for h in held])
+    return cols
+
+
+def mma_sync_entry(q, mma_k):
+    T, BM, BN, BK, WM, WN = (q[k] for k in ("T", "BM", "BN", "BK", "WM", "WN"))
+    size, K = ELEM_BYTES[T], mma_k[T]
+    if BK % K or WM % 16 or WN % 16 or not 32 <= BK * size <= 128 or BN * size < 128:
+        raise ValueError("the kernel's static_asserts")
+    q = dict(q, MMA_K=K)
+    RC = BK * size // CHUNK
+    warps = [list(warp_rc(w, BN, WN)) for w in range(BM // WM * (BN // WN))]
+    steps, FM, FN = BK // K, WM // 16, WN // 8
+    b_loads = FN // 2 if size == 2 else FN  # `B_LOADS = std::is_same_v<T, __half> ? FN / 2 : FN`
+    # ldmatrix of A: 4 phases of 8 lanes; B: FP16 ldmatrix.trans (4 phases of 8 lanes), TF32 two
+    # warp-wide 4-byte loads. The worst over every warp, step and fragment.
+    wave = {}
+    for swz in (True, False):
+        a = b = 1
+        for wr, wc in warps:
+            for st in range(steps):
+                for i in range(FM):
+                    lanes = [ldmatrix_a(l, q, wr, st, i, swz) for l in range(WARP)]
+                    a = max([a] + [chunk_wavefronts(lanes[8 * f:8 * f + 8]) for f in range(4)])
+                for j in range(b_loads):
+                    lanes = [lds_b(l, q, wc, st, j, swz) for l in range(WARP)]
+                    if size == 2:
+                        b = max([b] + [chunk_wavefronts([x[0] for x in lanes[8 * f:8 * f + 8]])
+                                       for f in range(4)])
+                    else:
+                        b = max([b] + [conflict_degree([x[h] // 4 for x in lanes])
+                                       for h in range(2)])
+        wave["swizzled" if swz else "plain"] = {"A": a, "B": b}
+    # one stage of A: the logical chunk at each physical chunk of the first rows, and the
+    # (row, physical chunk) that lanes 0-7 of warp 0's first ldmatrix (step 0, i = 0) read
+    row_bytes = BK * size
+    layout = {}
+    for swz in (True, False):
+        rows = [[None] * RC for _ in range(min(SWIZZLE_LINES * BANK_GROUPS // RC, BM))]
+        for r in range(len(rows)):
+            for c in range(RC):
+                rows[r][a_chunk(r, c, size, BK, swz)] = c
+        layout["swizzled" if swz else "plain"] = rows
+    phase = {}
+    for swz in (True, False):
+        cells = []
+        for lane in range(8):
+            addr = ldmatrix_a(lane, q, 0, 0, 0, swz)
+            cells.append([addr // row_bytes, addr % row_bytes // CHUNK,
+                          addr // CHUNK % BANK_GROUPS])
+        phase["swizzled" if swz else "plain"] = cells
+    return {"warps": warps, "FM": FM, "FN": FN, "steps": steps, "RC": RC, "layout": layout,
+            "phase0": phase, "wavefronts": wave,
+            "smem_bytes": q["STAGES"] * (BM * BK + BK * BN) * size,
+            "ring": cp_async_ring(q["STAGES"], RING_TILES)}
+
+
+def model_mma_sync(p):
+    return {"mma_k": p["mma_k"],
+            "tiles": {e: mma_sync_entry(p[e], p["mma_k"]) for e in ("sgemm", "hgemm") if e in p}}
 
 
 def model(family, params, code):
@@ -387,7 +632,9 @@ def model(family, params, code):
     if family == "double_buffer":
         return model_double_buffer(p)
     if family == "wmma":
-        return model_wmma(params, code)
+        return model_wmma(params)
+    if family == "mma_sync":
+        return model_mma_sync(params)
     raise ValueError(family)
 
 
@@ -409,7 +656,7 @@ def describe(name, d):
     if fam is None:
         return None, f"{name}: no figure (its kernel is of no family scripts/figures.py draws)"
     params = {e: {k: v for k, v in q.items()} for e, q in sorted(launch.items())}
-    if fam == "wmma":
+    if fam in ("wmma", "mma_sync"):
         params["mma_k"] = mma_k(code)
     else:
         params = {"sgemm": params["sgemm"]}
@@ -1106,6 +1353,40 @@ def draw_double_buffer(name, rec, plt):
     return fig
 
 
+WARP_COLOURS = [BLUE, ORANGE, GREEN, PURPLE, RED, "#937860", "#da8bc3", "#8c8c8c"]
+
+
+def warp_map(ax, tiles, BM, BN, WM, WN, fh, fw, px):
+    """A block tile, warps in colour, each warp tile split into fh x fw MMA tiles; warp 0's
+    labelled acc[i][j] when they have room. Returns whether they were labelled."""
+    FM, FN = WM // fh, WN // fw
+    labels = fw * px >= 30 and fh * px >= 30  # room for "acc [i][j]"
+    for wi, (wr, wc) in enumerate(tiles["warps"]):
+        col = WARP_COLOURS[wi % len(WARP_COLOURS)]
+        for i in range(FM):
+            for j in range(FN):
+                rect(ax, wc * WN + j * fw, wr * WM + i * fh, fw, fh,
+                     lighten(col, 0.25 if (i + j) % 2 else 0.45), ec="white", lw=1)
+                if wi == 0 and labels:
+                    ax.text(wc * WN + j * fw + fw / 2, wr * WM + i * fh + fh / 2,
+                            f"acc\n[{i}][{j}]", ha="center", va="center", fontsize=7.5)
+        rect(ax, wc * WN, wr * WM, WN, WM, "none", ec=DARK, lw=1.8)
+        if wi != 0 or not labels:
+            ax.text(wc * WN + WN / 2, wr * WM + WM / 2, f"warp {wi}", ha="center",
+                    va="center", fontsize=11 if WN * px >= 90 else 8, fontweight="bold",
+                    bbox=dict(fc="white", ec="none", alpha=0.85, pad=2))
+    if labels:
+        ax.text(WN / 2, -1.5, "warp 0", ha="center", va="bottom", fontsize=9.5,
+                fontweight="bold")
+    ax.set_xlim(0, BN)
+    ax.set_ylim(BM, 0)
+    step = 16 if BN * px >= 400 and BN <= 128 else 32
+    ax.set_xticks(range(0, BN + 1, step))
+    ax.set_yticks(range(0, BM + 1, step))
+    ax.tick_params(labelsize=7.5)
+    return labels
+
+
 def draw_wmma(name, rec, plt):
     d = rec["data"]
     params = rec["params"]
@@ -1121,11 +1402,12 @@ def draw_wmma(name, rec, plt):
                 break
         else:
             maps.append((key, [e]))
-    fig = plt.figure(figsize=(WIDTH, 6.8))
-    header(fig, name, "warps own WM x WN tiles of 16 x 16 accumulator fragments", rec)
-    warp_cols = [BLUE, ORANGE, GREEN, PURPLE, RED, "#937860", "#da8bc3", "#8c8c8c"]
-    # the maps side by side in the left 55% of the figure, one scale for all
-    avail_w, avail_h = 0.52 * WIDTH * DPI, 0.62 * 6.8 * DPI  # pixels
+    H = 9.4
+    fig = plt.figure(figsize=(WIDTH, H))
+    header(fig, name, "WMMA fragments on 07's two-stage register-prefetch pipeline", rec)
+    # the maps side by side in the left half of the upper part, one scale for all
+    top = 0.825
+    avail_w, avail_h = 0.50 * WIDTH * DPI, 0.36 * H * DPI  # pixels
     total_bn = sum(k[1] for k, _ in maps)
     px = min((avail_w - 50 * (len(maps) - 1)) / total_bn, avail_h / max(k[0] for k, _ in maps))
     x = 0.06
@@ -1133,48 +1415,25 @@ def draw_wmma(name, rec, plt):
         BM, BN, WM, WN = key
         tiles = d["tiles"][ents[0]]
         FM, FN = tiles["FM"], tiles["FN"]
-        w, h = BN * px / (WIDTH * DPI), BM * px / (6.8 * DPI)
-        ax = fig.add_axes([x, (0.79 if len(maps) == 1 else 0.72) - h, w, h])
+        w, h = BN * px / (WIDTH * DPI), BM * px / (H * DPI)
+        ax = fig.add_axes([x, (top if len(maps) == 1 else top - 0.05) - h, w, h])
         x += w + 50 / (WIDTH * DPI)
-        labels = 16 * px >= 30  # room for "acc [i][j]" in a fragment
-        for wi, (wr, wc) in enumerate(tiles["warps"]):
-            col = warp_cols[wi % len(warp_cols)]
-            for i in range(FM):
-                for j in range(FN):
-                    rect(ax, wc * WN + j * 16, wr * WM + i * 16, 16, 16,
-                         lighten(col, 0.25 if (i + j) % 2 else 0.45), ec="white", lw=1)
-                    if wi == 0 and labels:
-                        ax.text(wc * WN + j * 16 + 8, wr * WM + i * 16 + 8, f"acc\n[{i}][{j}]",
-                                ha="center", va="center", fontsize=7.5)
-            rect(ax, wc * WN, wr * WM, WN, WM, "none", ec=DARK, lw=1.8)
-            if wi != 0 or not labels:
-                ax.text(wc * WN + WN / 2, wr * WM + WM / 2, f"warp {wi}", ha="center",
-                        va="center", fontsize=11 if WN * px >= 90 else 8, fontweight="bold",
-                        bbox=dict(fc="white", ec="none", alpha=0.85, pad=2))
-        if labels:
-            ax.text(WN / 2, -1.5, "warp 0", ha="center", va="bottom", fontsize=9.5,
-                    fontweight="bold")
-        ax.set_xlim(0, BN)
-        ax.set_ylim(BM, 0)
-        step = 16 if BN * px >= 400 else 32
-        ax.set_xticks(range(0, BN + 1, step))
-        ax.set_yticks(range(0, BM + 1, step))
-        ax.tick_params(labelsize=7.5)
+        warp_map(ax, tiles, BM, BN, WM, WN, 16, 16, px)
         sep = "\n" if len(maps) > 1 else " "
         ax.set_title(f"{' and '.join(ents)}: block tile {BM} x {BN},\n"
                      f"{len(tiles['warps'])} warps of {WM} x {WN} ={sep}{FM} x {FN} fragments "
                      f"of 16 x 16", fontsize=10 if len(maps) == 1 else 9, pad=20)
     # fragment shapes to scale
-    ax2 = fig.add_axes([0.59, 0.07, 0.38, 0.72])
+    ax2 = fig.add_axes([0.59, 0.45, 0.38, top - 0.45])
     bare(ax2)
     kinds = []
     names = {"float": "TF32 (float inputs)", "__half": "FP16 inputs"}
     for t, e in (("float", "sgemm"), ("__half", "hgemm")):
-        if t in d["mma_k"]:
-            kinds.append((names[t], d["mma_k"][t], params.get(e, {}).get("BK")))
+        if t in d["mma_k"] and e in d["tiles"]:
+            kinds.append((names[t], d["mma_k"][t], params[e]["BK"], d["tiles"][e]))
     y = 0
     s = 0.18
-    for label, K, BK in kinds:
+    for label, K, BK, tiles in kinds:
         ax2.text(0, y, f"{label}: m16n16k{K}", fontsize=10, fontweight="bold", va="top")
         yy = y + 1.0
         xa = 0.0
@@ -1190,22 +1449,245 @@ def draw_wmma(name, rec, plt):
                 ax2.text(xa - 0.45, yy + 8 * s, "x", ha="center", va="center", fontsize=12)
             if what == "B":
                 ax2.text(xa - 0.45, yy + 8 * s, "+=", ha="center", va="center", fontsize=11)
-        tiles = d["tiles"].get("sgemm" if K == d["mma_k"].get("float") else "hgemm")
-        per = f"{tiles['FM'] * tiles['FN']} mma_sync per warp per k-step" if tiles else ""
-        steps = f";\nBK = {BK}: {BK // K} k-steps per k-tile" if BK else ""
-        ax2.text(0, yy + 16 * s + 0.75, per + steps, fontsize=8.5, va="top")
-        y = yy + 16 * s + (2.1 if steps else 1.6)
+        ax2.text(0, yy + 16 * s + 0.75, f"{tiles['FM'] * tiles['FN']} mma_sync per warp per "
+                 f"k-step;\nBK = {BK}: {tiles['steps']} k-steps per k-tile", fontsize=8.5,
+                 va="top")
+        y = yy + 16 * s + 2.1
     ax2.set_xlim(-0.1, 3 * 16 * s + 2.2)
     ax2.set_ylim(y, -0.3)
     ax2.set_aspect("equal")
     ax2.set_title("Fragment shapes per precision\n(one cell = one element)", fontsize=10, pad=14)
+
+    # the pipeline: one schedule per distinct one (sgemm and hgemm usually share it)
+    scheds = []
+    for e in entries:
+        sc = d["tiles"][e]["schedule"]
+        for m in scheds:
+            if m[0] == sc:
+                m[1].append(e)
+                break
+        else:
+            scheds.append((sc, [e]))
+    sc, ents = scheds[0]
+    q, tiles = params[ents[0]], d["tiles"][ents[0]]
+    ax3 = fig.add_axes([0.17, 0.10, 0.78, 0.21])
+    colour = {"load": BLUE, "store": GREEN, "mma": ORANGE}
+    row = {"load": 2.0, "store": 1.0, "mma": 0.0}
+    for kind, tile, stage, a, b in sc:
+        if kind == "barrier":
+            ax3.axvspan(a, b, color=DARK, alpha=0.85, lw=0)
+            continue
+        y = row[kind]
+        fc = colour[kind] if kind != "mma" or stage == 0 else lighten(colour[kind], 0.35)
+        if kind == "load" and tile > 0:  # in flight while the MMAs run
+            rect(ax3, a, y - 0.3, b - a, 0.6, lighten(BLUE, 0.55), ec="white", lw=0.8,
+                 hatch="///")
+            ax3.text((a + b) / 2, y, f"tile {tile} -> registers" if b - a >= 2 * STEP_TIME
+                     else f"tile {tile}", ha="center", va="center", fontsize=8,
+                     bbox=dict(fc="white", ec="none", alpha=0.8, pad=1))
+            continue
+        rect(ax3, a, y - 0.3, b - a, 0.6, fc, ec="white", lw=0.8)
+        text = {"load": f"tile {tile}", "store": f"tile {tile}\n-> st. {stage}",
+                "mma": f"tile {tile}\nstage {stage}"}[kind]
+        ax3.text((a + b) / 2, y, text, ha="center", va="center", fontsize=7.5,
+                 color="white" if kind != "mma" else DARK, fontweight="bold")
+    end = max(e[4] for e in sc)
+    ax3.set_xlim(0, end * 1.01)
+    ax3.set_ylim(-0.5, 2.5)
+    ax3.set_yticks([2.0, 1.0, 0.0], ["global -> registers\n(a_next, b_next)",
+                                    "registers -> shared\n(store_tile)",
+                                    "mma_sync from\nshared stage"], fontsize=8.5)
+    ax3.set_xticks([])
+    for sp in ("right", "top"):
+        ax3.spines[sp].set_visible(False)
+    ax3.set_xlabel("program order of one block (schematic widths, not measured)", fontsize=8.5)
+    where = ("after its last k-step" if q["OVERLAP"] == 0 else
+             "before its last k-step's MMAs")
+    steps = {tiles["steps"] for tiles in d["tiles"].values()}
+    steps = (f"{steps.pop()} k-steps" if len(steps) == 1 else "k-steps") + " per k-tile (" + \
+        ", ".join(f"{e} {params[e]['BK']} / {d['mma_k'][params[e]['T']]}" for e in entries) + ")"
+    fig.text(0.5, 0.43, f"The k-tile loop ({' and '.join(ents)}, OVERLAP = {q['OVERLAP']}): "
+             f"tile k+1 is loaded into registers while tile k is computed\nfrom its shared "
+             f"stage, then stored into the other stage; one __syncthreads per k-tile, {where}."
+             f"\nBK / MMA_K = {steps}: one mma_sync bar each.", ha="center", va="top",
+             fontsize=9.5)
+    from matplotlib.patches import Patch
+    fig.legend(handles=[Patch(fc=lighten(BLUE, 0.55), hatch="///", label="global loads in flight"),
+                        Patch(fc=GREEN, label="register -> shared store"),
+                        Patch(fc=ORANGE, label="mma_sync of stage 0"),
+                        Patch(fc=lighten(ORANGE, 0.35), label="... of stage 1"),
+                        Patch(fc=DARK, label="__syncthreads")],
+               loc="upper center", bbox_to_anchor=(0.5, 0.36), ncol=5, fontsize=8.5,
+               frameon=False)
+    lda = ", ".join(f"{e} {d['tiles'][e]['LDA']}" for e in entries)
+    kb = {d["tiles"][e]["smem_bytes"] for e in entries}
+    kb = (f"{kb.pop() / 1024:g} KB" if len(kb) == 1 else
+          ", ".join(f"{e} {d['tiles'][e]['smem_bytes'] / 1024:g} KB" for e in entries))
+    ldb = {d["tiles"][e]["LDB"] for e in entries}
+    ldb = (f"{ldb.pop()}" if len(ldb) == 1 else
+           ", ".join(f"{e} {d['tiles'][e]['LDB']}" for e in entries))
+    fig.text(0.5, 0.03, f"Shared memory: As[2][BM][LDA], Bs[2][BK][LDB], two stages of padded "
+             f"rows:" + ("\n" if len(lda + ldb + kb) > 40 else " ") + f"LDA = BK + 16 / "
+             f"sizeof(T) ({lda}), LDB = BN + 8 ({ldb}); {kb}",
+             ha="center", va="bottom", fontsize=8.5)
+    return fig
+
+
+CHUNK_COLOURS = [BLUE, ORANGE, GREEN, PURPLE, "#937860", "#da8bc3", "#8c8c8c", "#ccb974"]
+
+
+def draw_mma_sync(name, rec, plt):
+    d, params = rec["data"], rec["params"]
+    ring_colour = {"compute": ORANGE, "issued": BLUE, "flight": lighten(BLUE, 0.55),
+                   "done": GREY, "empty": LIGHT}
+    entries = [e for e in ("sgemm", "hgemm") if e in d["tiles"]]
+    main = "hgemm" if "hgemm" in entries else entries[0]  # the FP16 default, when there is one
+    other = [e for e in entries if e != main]
+    q, m = params[main], d["tiles"][main]
+    BM, BN, BK, WM, WN, S = (q[k] for k in ("BM", "BN", "BK", "WM", "WN", "STAGES"))
+    size = ELEM_BYTES[q["T"]]
+    prec = {"__half": "FP16", "float": "TF32"}
+    shape = {t: f"m16n8k{k}" for t, k in d["mma_k"].items()}
+    H = 9.4
+    fig = plt.figure(figsize=(WIDTH, H))
+    header(fig, name, "mma.sync tiles, ldmatrix from an XOR-swizzled layout, a cp.async ring",
+           rec)
+    fig.text(0.5, 0.885, "Over 08: PTX mma.sync (" + ", ".join(
+        f"{prec[t]} {shape[t]}" for t in ("__half", "float") if t in shape) + ") instead of "
+        "WMMA; ldmatrix from unpadded, XOR-swizzled rows instead of padded ones;\ncp.async "
+        "straight into a ring of STAGES shared stages instead of registers -> 2 stages; "
+        "fragments double-buffered in registers (FRAG_BUFS)", ha="center", va="top",
+        fontsize=9, color=DARK)
+
+    # (a) the warp tiling of the block tile
+    FM, FN = m["FM"], m["FN"]
+    px = min(0.50 * WIDTH * DPI / BN, 0.26 * H * DPI / BM)
+    w, h = BN * px / (WIDTH * DPI), BM * px / (H * DPI)
+    ax = fig.add_axes([0.06, 0.79 - h, w, h])
+    warp_map(ax, m, BM, BN, WM, WN, 16, 8, px)
+    ax.set_title(f"(a) {main} ({prec[q['T']]}): block tile {BM} x {BN}, "
+                 f"{len(m['warps'])} warps of {WM} x {WN},\neach {FM} x {FN} mma tiles of "
+                 f"16 x 8 ({shape[q['T']]}: {FM * FN} mma.sync per k-step)", fontsize=9.5,
+                 loc="left")
+    for e in other:
+        o, t = params[e], d["tiles"][e]
+        ax.text(0, BM + 0.14 * BM, f"{e} ({prec[o['T']]}): {o['BM']} x {o['BN']}, "
+                f"{len(t['warps'])} warps of {o['WM']} x {o['WN']} = {t['FM']} x {t['FN']} "
+                f"tiles of {shape[o['T']]}", ha="left", va="top", fontsize=8.5)
+
+    # (c) the cp.async ring
+    ring = m["ring"]
+    ax3 = fig.add_axes([0.645, 0.585, 0.33, 0.185])
+    bare(ax3)
+    cw, ch = 1.0, 0.8
+    for col, stages in enumerate(ring):
+        for st, (tile, state) in enumerate(stages):
+            rect(ax3, col * cw, st * ch, cw, ch, ring_colour[state], ec="white", lw=1.5)
+            if tile is not None:
+                ax3.text(col * cw + cw / 2, st * ch + ch / 2, f"tile {tile}", ha="center",
+                         va="center", fontsize=8,
+                         color="white" if state in ("compute", "issued") else DARK)
+        ax3.text(col * cw + cw / 2, -0.12, "prologue" if col == 0 else f"t={col - 1}",
+                 ha="center", va="bottom", fontsize=8)
+    for st in range(S):
+        ax3.text(-0.1, st * ch + ch / 2, f"stage {st}", ha="right", va="center", fontsize=8)
+    ax3.set_xlim(-0.95, len(ring) * cw + 0.05)
+    ax3.set_ylim(S * ch + 0.05, -0.55)
+    ax3.set_title(f"(c) {main}'s cp.async ring, STAGES = {S}"
+                  + "".join(f" ({e}: {params[e]['STAGES']})" for e in other)
+                  + f":\niteration t computes tile t and issues\ntile t + {S - 1} into the "
+                  f"stage tile t - 1 left", fontsize=9.5, loc="left")
+    from matplotlib.patches import Patch
+    ax3.legend(handles=[Patch(fc=ring_colour["compute"], label="ldmatrix + mma.sync now"),
+                        Patch(fc=ring_colour["issued"], label="cp.async issued now"),
+                        Patch(fc=ring_colour["flight"], label="in flight / landed"),
+                        Patch(fc=ring_colour["empty"], ec=GREY, label="empty")],
+               loc="upper left", bbox_to_anchor=(-0.02, 0.0), ncol=2, fontsize=8,
+               frameon=False)
+    fig.text(0.625, 0.505, f"One __syncthreads per k-tile, after cp.async.wait_group\n"
+             f"STAGES - 2 = {S - 2} (tile t + 1 has landed), before the last\nk-step's MMAs"
+             + (f". FRAG_BUFS = 2: step s + 1's fragments are\nloaded (ldmatrix) while step s's "
+                f"MMAs run." if q["FRAG_BUFS"] == 2 else "."), ha="left", va="top",
+             fontsize=8.5)
+
+    # (b) one stage of A in shared memory, in 128-byte lines of 8 bank groups
+    RC = m["RC"]
+    rows_per_line = BANK_GROUPS // RC
+    cell = 1.0
+    ax2 = fig.add_axes([0.02, 0.03, 0.96, 0.38], anchor="W")
+    bare(ax2)
+    gap = BANK_GROUPS + 3.4
+    for n, key in enumerate(("swizzled", "plain")):
+        x0 = n * gap
+        layout, phase = m["layout"][key], m["phase0"][key]
+        reads = {(r, p): lane for lane, (r, p, _) in enumerate(phase)}
+        for r, chunks in enumerate(layout):
+            line, part = r // rows_per_line, r % rows_per_line
+            for p, c in enumerate(chunks):
+                x = x0 + (part * RC + p) * cell
+                rect(ax2, x, line * cell, cell, cell, lighten(CHUNK_COLOURS[c % 8], 0.3),
+                     ec="white", lw=1)
+                lane = reads.get((r, p))
+                ax2.text(x + cell / 2, line * cell + cell / 2,
+                         str(c) if lane is None else f"L{lane}", ha="center", va="center",
+                         fontsize=8, fontweight="bold" if lane is not None else "normal")
+                if lane is not None:
+                    rect(ax2, x + 0.06, line * cell + 0.06, cell - 0.12, cell - 0.12, "none",
+                         ec=RED, lw=2)
+            if part == 0:
+                rows = f"{r}" if rows_per_line == 1 else f"{r}-{r + rows_per_line - 1}"
+                ax2.text(x0 - 0.15, line * cell + cell / 2, f"rows {rows}" if rows_per_line > 1
+                         else f"row {rows}", ha="right", va="center", fontsize=8)
+        lines = len(layout) // rows_per_line
+        for part in range(1, rows_per_line):
+            ax2.plot([x0 + part * RC, x0 + part * RC], [0, lines], color=DARK, lw=1.2)
+        rect(ax2, x0, 0, BANK_GROUPS, lines, "none", ec=DARK, lw=1.2)
+        for g in range(BANK_GROUPS):
+            ax2.text(x0 + g + 0.5, -0.12, str(g), ha="center", va="bottom", fontsize=8)
+        groups = len({g for _, _, g in phase})
+        wf = m["wavefronts"][key]["A"]
+        ax2.text(x0 + BANK_GROUPS / 2, -0.75,
+                 ("XOR-swizzled (09):\nchunk ^ (row / %d) %% %d" % (8 // RC, RC))
+                 if key == "swizzled" else "plain (SWIZZLE = false):\nchunk as is",
+                 ha="center", va="bottom", fontsize=9, fontweight="bold")
+        ax2.text(x0 + BANK_GROUPS / 2, lines + 0.2,
+                 f"L0-L7: {groups} bank group{'s' if groups > 1 else ''}\n{wf} wavefront"
+                 + ("s" if wf > 1 else "") + (", no conflict" if wf == 1 else
+                                              f" ({wf}-way conflict)"),
+                 ha="center", va="top", fontsize=9, color=GREEN if wf == 1 else RED,
+                 fontweight="bold")
+    # the words
+    xt = 2 * gap - 2.0
+    wave = m["wavefronts"]
+    e0 = 16 // size
+    text = (f"One stage of A, As[{BM}][{BK}] ({prec[q['T']]}):\nrows of {RC} x 16-byte chunks, "
+            f"{rows_per_line} row{'s' if rows_per_line > 1 else ''}\nper 128-byte line of 32 "
+            f"banks = 8 bank\ngroups (column numbers). Rows 0-"
+            f"{len(m['layout']['swizzled']) - 1} of {BM}\n(the pattern repeats). Colour and "
+            f"number:\nthe logical chunk c (k = {e0}c .. {e0}c + {e0 - 1}).\n\n"
+            f"ldmatrix x4 reads four 8 x 8 matrices,\none per phase: L0-L7 = lanes 0-7 give\n"
+            f"the 8 rows of warp 0's first matrix\n(rows 0-7, chunk 0).\n\n"
+            f"Worst phase of any warp, {main}:\n  A, ldmatrix: {wave['swizzled']['A']} "
+            f"wavefront (plain {wave['plain']['A']})\n  B, "
+            f"{'ldmatrix.trans' if size == 2 else 'word loads'}: {wave['swizzled']['B']} "
+            f"(plain {wave['plain']['B']})")
+    for e in other:
+        w2 = d["tiles"][e]["wavefronts"]
+        text += (f"\n{e}: A {w2['swizzled']['A']} (plain {w2['plain']['A']}), "
+                 f"B {w2['swizzled']['B']} (plain {w2['plain']['B']})")
+    ax2.text(xt, -0.75, text, ha="left", va="top", fontsize=8.5)
+    ax2.set_xlim(-2.6, xt + 12.5)
+    ax2.set_ylim(max(len(mm) // rows_per_line for mm in m["layout"].values()) + 1.6, -1.6)
+    ax2.set_aspect("equal")
+    ax2.text(-2.6, -2.3, f"(b) {main}: one stage of A in shared memory, by 128-byte line "
+             f"(x: bank group of 4 banks)", fontsize=9.5, ha="left", va="bottom")
     return fig
 
 
 DRAW = {"naive": draw_naive, "smem_tiling": draw_smem, "register_tiling": draw_register,
         "transposed_A": draw_transposed, "swizzle": draw_swizzle,
         "coalesced_store": draw_coalesced, "double_buffer": draw_double_buffer,
-        "wmma": draw_wmma}
+        "wmma": draw_wmma, "mma_sync": draw_mma_sync}
 
 
 def draw(name, rec, path):

@@ -54,6 +54,8 @@ smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio
 smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio
 l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum l1tex__t_requests_pipe_lsu_mem_local_op_st.sum
 sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+sm__inst_executed_pipe_tensor_op_hmma.sum smsp__inst_executed_op_ldsm.sum
+l1tex__data_pipe_lsu_wavefronts_mem_shared.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
 sm__throughput.avg.pct_of_peak_sustained_elapsed l1tex__throughput.avg.pct_of_peak_sustained_active
 lts__throughput.avg.pct_of_peak_sustained_elapsed dram__throughput.avg.pct_of_peak_sustained_elapsed"
 # Keep only the metrics this ncu knows, so a renamed metric costs a column, not the run.
@@ -87,6 +89,15 @@ for t in "${targets[@]}"; do
     ncu --clock-control none --metrics "$metrics" -k regex:'xmma|cutlass|cublas' \
         --launch-count 1 --csv --page raw \
         "$build/07_double_buffer/07_double_buffer" --size "$size" --reps 1 --warmup 0 --no-check |
+      python3 scripts/ncu_table.py --collect "$chapter" default >> "$raw"
+    continue
+  fi
+  if [ "$chapter" = cublas_fp16 ]; then
+    # cuBLAS's FP16-in / FP32-out GEMM as the drivers call it: 09's driver, FP16 only.
+    ncu --clock-control none --metrics "$metrics" -k regex:'nvjet|xmma|cutlass' \
+        --launch-count 1 --csv --page raw \
+        "$build/09_mma_sync/09_mma_sync" --size "$size" --reps 1 --warmup 0 --no-check \
+        --variant fp16_128x256x32_w64x64_s4 |
       python3 scripts/ncu_table.py --collect "$chapter" default >> "$raw"
     continue
   fi

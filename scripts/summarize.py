@@ -233,6 +233,16 @@ METRICS = {
     "tensor_pipe": ("tensor (HMMA) pipe busy",
                     lambda m: raw(m, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"),
                     fixed(1, "%")),
+    "hmma_inst": ("tensor-pipe (HMMA) instructions",
+                  lambda m: raw(m, "sm__inst_executed_pipe_tensor_op_hmma.sum"), count),
+    "inst_per_hmma": ("warp instructions per HMMA",
+                      lambda m: ratio(raw(m, "smsp__inst_executed.sum"),
+                                      raw(m, "sm__inst_executed_pipe_tensor_op_hmma.sum")), fixed(2)),
+    "ldsm": ("ldmatrix instructions", lambda m: raw(m, "smsp__inst_executed_op_ldsm.sum"), count),
+    "smem_wavefronts": ("shared-memory wavefronts (every access)",
+                        lambda m: raw(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), count),
+    "smem_conflicts": ("shared-memory bank conflicts (every access)",
+                       lambda m: raw(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"), count),
     "sol_sm": ("SM throughput (% of peak)", lambda m: raw(m, "sm__throughput.avg.pct_of_peak_sustained_elapsed"),
                fixed(1, "%")),
     "sol_l1": ("L1/shared throughput (% of peak)",
@@ -426,7 +436,27 @@ def gen_seed002(run, _chapter, _args):
     return table(["kernel", "here ms", "here x cuBLAS FP32", "blog ms", "blog x cuBLAS FP32"], rows)
 
 
-GENERATORS = {"sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels, "access": gen_access,
+def gen_mmapeak(run, _chapter, args):
+    """bench/mma_peak.cu's rows (mma_peak.csv): the mma.sync ceiling, with cuBLAS at 4096 beside
+    it. args: warps=W (the rows with W warps per SM; default all)."""
+    path = os.path.join(run.dir, "mma_peak.csv")
+    if not os.path.exists(path):
+        return "(this run has no mma_peak.csv: scripts/bench.sh writes it)"
+    rows = load(path)
+    if "warps" in args:
+        rows = [r for r in rows if r["warps_per_sm"] == args["warps"]]
+    out = []
+    for r in rows:
+        prec = "tf32" if "tf32" in r["instruction"] else "fp16"
+        c = run.cublas(NCU_SIZE, prec)
+        out.append([f"`{r['instruction']}`", r["warps_per_sm"], r["chains"], f"{f(r, 'tflops'):.1f}",
+                    r["sm_clock_mhz"],
+                    f"{f(r, 'tflops') / f(c, 'tflops'):.3f}" if c else "-"])
+    return table(["instruction", "warps per SM", "independent accumulators per warp", "TFLOP/s",
+                  "SM clock (MHz)", f"x cuBLAS at {NCU_SIZE}^3 (same precision)"], out)
+
+
+GENERATORS = {"mmapeak": gen_mmapeak, "sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels, "access": gen_access,
               "ncu": gen_ncu, "chapters": gen_chapters, "cublas": gen_cublas,
               "seed000": gen_seed000, "seed002": gen_seed002}
 
@@ -647,6 +677,8 @@ def results_readme(run, rel):
             "- `ptxas.txt`: registers, stack and spills of every kernel (`nvcc -Xptxas -v` for this GPU).",
             *(["- `rasterization.csv`, `rasterization.log`, `ncu_rasterization.csv`: the block-order "
                "experiment (`build/bench/rasterization`)."] if os.path.exists(rpath) else []),
+            *(["- `mma_peak.csv`, `mma_peak.log`: the mma.sync ceiling (`build/bench/mma_peak`)."]
+              if os.path.exists(os.path.join(run.dir, "mma_peak.csv")) else []),
             "- `checks/`: the test suite, compute-sanitizer and other logs of the same code."]
     return "\n".join(out) + "\n"
 
