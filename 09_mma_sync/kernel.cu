@@ -172,6 +172,36 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     }
   };
 
+  // Blocks whose BM x BN tile lies inside C copy whole k-tiles without bounds checks: one start
+  // per operand and thread, the passes at fixed strides (whole swizzle periods of rows apart, so
+  // the shared offsets differ by constants), the k-tile added at each copy.
+  constexpr int A_ROWS = NUM_THREADS / (BK / V), B_ROWS = NUM_THREADS / (BN / V);
+  constexpr bool FULL_COPIES = A_VECS % NUM_THREADS == 0 && B_VECS % NUM_THREADS == 0 &&
+                               A_ROWS % 8 == 0 && B_ROWS % (sizeof(T) == 2 ? 8 : 4) == 0;
+  const bool interior = WIDE && block_row + BM <= M && block_col + BN <= N;
+  const T* const a_src = A + (block_row + tid / (BK / V)) * K + tid % (BK / V) * V;
+  const T* const b_src = B + tid / (BN / V) * N + block_col + tid % (BN / V) * V;
+  const unsigned a_dst = a_at(0, tid / (BK / V), tid % (BK / V) * V);
+  const unsigned b_dst = b_at(0, tid / (BN / V), tid % (BN / V) * V);
+  const auto load_full_tile = [&](int k0, int stage) {
+#pragma unroll
+    for (int pass = 0; pass < A_PASSES; ++pass)
+      cp_async_16(
+          As_s + stage * unsigned(BM * BK * sizeof(T)) + a_dst + pass * A_ROWS * BK * sizeof(T),
+          a_src + pass * A_ROWS * K + k0, true);
+#pragma unroll
+    for (int pass = 0; pass < B_PASSES; ++pass)
+      cp_async_16(
+          Bs_s + stage * unsigned(BK * BN * sizeof(T)) + b_dst + pass * B_ROWS * BN * sizeof(T),
+          b_src + (pass * B_ROWS + k0) * N, true);
+  };
+  const auto copy_tile = [&](int k0, int stage) {
+    if (FULL_COPIES && interior && k0 + BK <= k_end)
+      load_full_tile(k0, stage);
+    else
+      load_tile(k0, stage);
+  };
+
   // Fragments of step s (k = s * MMA_K .. + MMA_K - 1 of the tile): a_frag[i] for rows i*16 .. +15
   // of the warp tile, b_frag[j] for columns j*8 .. +7. ldmatrix x4 gives A's 16x16 bytes at once:
   // lanes 0-15 point at rows 0-15 of the first chunk, lanes 16-31 at the second. For FP16 B, one
@@ -220,7 +250,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
   const int num_tiles = gemm::ceil_div(k_end - k_begin, BK);
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < num_tiles) load_tile(k_begin + s * BK, s);
+    if (s < num_tiles) copy_tile(k_begin + s * BK, s);
     cp_async_commit();
   }
   if (FRAG_BUFS == 2) {
@@ -237,7 +267,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
       __syncthreads();
     }
     const int next = tile + STAGES - 1;
-    if (next < num_tiles) load_tile(k_begin + next * BK, next % STAGES);
+    if (next < num_tiles) copy_tile(k_begin + next * BK, next % STAGES);
     cp_async_commit();
 
 #pragma unroll

@@ -32,7 +32,8 @@ inline std::vector<gemm::Variant> variants() {
       tile<__half, 128, 256, 32, 64, 64, 4, 1>("_frags1"),
       tile<__half, 128, 256, 32, 64, 64, 4, 2, false>("_noswizzle"),
       tile<__half, 128, 256, 32, 64, 64, 3>(),
-      tile<__half, 128, 256, 64, 64, 64, 3>(),
+
+      tile<__half, 128, 256, 64, 64, 64, 4>(),
       tile<__half, 256, 128, 32, 64, 64, 4>(),
       tile<__half, 128, 128, 32, 64, 64, 4>(),
       tile<__half, 128, 64, 32, 64, 32, 4>(),

@@ -286,10 +286,10 @@ FAMILIES = [
       "ldmatrix_x4<true>(r, bs + b_lane[j] + s * 16 * BN * sizeof(T));",
       "b_frag[buf][j][0] = lds32(bs + b_lane[j] + s * 8 * BN * sizeof(T));",
       "b_frag[buf][j][1] = lds32(bs + b_lane[j] + (s * 8 + 4) * BN * sizeof(T));",
-      "for (int s = 0; s < STAGES - 1; ++s) { if (s < num_tiles) load_tile(k_begin + s * BK, s); "
+      "for (int s = 0; s < STAGES - 1; ++s) { if (s < num_tiles) copy_tile(k_begin + s * BK, s); "
       "cp_async_commit(); }",
       "const int stage = tile % STAGES;", "const int next = tile + STAGES - 1;",
-      "if (next < num_tiles) load_tile(k_begin + next * BK, next % STAGES);",
+      "if (next < num_tiles) copy_tile(k_begin + next * BK, next % STAGES);",
       "cp_async_wait<STAGES - 2>();",
       "if (FRAG_BUFS == 2 && s + 1 == STEPS && tile + 1 < num_tiles) "
       "load_frags(0, (tile + 1) % STAGES, 0);"],
@@ -537,9 +537,9 @@ RING_TILES = 6  # 09: main-loop iterations drawn (K long enough that every stage
 
 def cp_async_ring(stages, shown, num_tiles=1 << 20):
     """09 gemm_kernel's ring: the prologue `for (int s = 0; s < STAGES - 1; ++s) { if (s <
-    num_tiles) load_tile(k_begin + s * BK, s); cp_async_commit(); }`, then per iteration
+    num_tiles) copy_tile(k_begin + s * BK, s); cp_async_commit(); }`, then per iteration
     `const int stage = tile % STAGES;` is computed while `const int next = tile + STAGES - 1;
-    if (next < num_tiles) load_tile(k_begin + next * BK, next % STAGES);` is issued. Per column
+    if (next < num_tiles) copy_tile(k_begin + next * BK, next % STAGES);` is issued. Per column
     (the prologue, then iterations 0 .. shown - 1), per stage [tile held, state]: "compute",
     "issued" (this column), "flight" (issued before, not computed yet), "empty"."""
     held = [None] * stages
