@@ -3,8 +3,8 @@
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
 # element-by-element path) and an aligned one (67x72x264: the 16-byte path from 03 on). Both
-# have edge tiles in M, N and K, enough k-tiles for 08's ring of stages to wrap around, and K
-# large enough for 07 to split it between two blocks. Run after scripts/test.sh or
+# have edge tiles in M, N and K, enough k-tiles for 09's ring of stages to wrap around, and K
+# large enough for 07-09 to split it between two blocks. Run after scripts/test.sh or
 # scripts/bench.sh (it uses their build). Exit 1 if any run reports an error.
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail

@@ -158,6 +158,12 @@ def fixed(digits, suffix=""):
     return lambda x: "-" if math.isnan(x) else f"{x:.{digits}f}{suffix}"
 
 
+def per_hmma(inst, hmma):
+    """Instructions per HMMA; nan (shown "-") for a kernel whose HMMAs are under 1% of its
+    instructions (cuBLAS's FP32 kernel, the FP32 chapters), where the ratio means nothing."""
+    return ratio(inst, hmma) if hmma >= 0.01 * inst else float("nan")
+
+
 def top_stalls(m):
     vals = sorted(((v, s) for s in STALLS for v in [raw(m, stall(s))] if not math.isnan(v)),
                   reverse=True)
@@ -235,9 +241,10 @@ METRICS = {
                     fixed(1, "%")),
     "hmma_inst": ("tensor-pipe (HMMA) instructions",
                   lambda m: raw(m, "sm__inst_executed_pipe_tensor_op_hmma.sum"), count),
-    "inst_per_hmma": ("warp instructions per HMMA",
-                      lambda m: ratio(raw(m, "smsp__inst_executed.sum"),
-                                      raw(m, "sm__inst_executed_pipe_tensor_op_hmma.sum")), fixed(2)),
+    "inst_per_hmma": ("warp instructions per HMMA (- where HMMAs are not the work)",
+                      lambda m: per_hmma(raw(m, "smsp__inst_executed.sum"),
+                                         raw(m, "sm__inst_executed_pipe_tensor_op_hmma.sum")),
+                      fixed(2)),
     "ldsm": ("ldmatrix instructions", lambda m: raw(m, "smsp__inst_executed_op_ldsm.sum"), count),
     "smem_wavefronts": ("shared-memory wavefronts (every access)",
                         lambda m: raw(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), count),
