@@ -6,6 +6,8 @@
 // What should move: tensor-pipe utilization (ncu: sm__pipe_tensor_op_hmma_cycles_active) up,
 // instructions per MMA down, shared-load bank conflicts at zero, toward the mma.sync ceiling
 // (bench/mma_peak.cu).
+#pragma once  // 10_wgmma_tma includes it too, for what TMA cannot describe
+
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
 
@@ -319,7 +321,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
 }
 
 // C = beta * C, ahead of the blocks of a split K that add into it (beta == 0: C is not read).
-__global__ void scale_kernel(long long count, float beta, float* C) {
+static __global__ void scale_kernel(long long count, float beta, float* C) {
   const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (i < count) C[i] = beta == 0.0f ? 0.0f : beta * C[i];
 }
@@ -377,13 +379,13 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
 }
 
 // TF32 tensor cores for float A and B (README.md measures each shape in main.cu).
-cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+inline cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
   return gemm_launch<float, 128, 128, 32, 64, 64, 3>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 // FP16 A and B, FP32 accumulators and C.
-cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
+inline cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
                   float* C, cudaStream_t stream) {
   return gemm_launch<__half, 128, 256, 32, 64, 64, 4>(M, N, K, alpha, A, B, beta, C, stream);
 }
