@@ -41,10 +41,18 @@ inline bool aligned_16(const void* p) {
 }
 
 // Which global-access path the last launcher called on this thread took: "16-byte" or
-// "element". For the driver's report; set by check_gemm_args and wide_access.
+// "element" (10: "tma", or 09's path). For the driver's report; set by check_gemm_args and
+// wide_access.
 inline std::string& access_path() {
   static thread_local std::string path;
   return path;
+}
+
+// What the last launcher called on this thread wants the driver to say about its launch, in one
+// sentence (10: which kernel ran instead, and why); empty: nothing.
+inline std::string& launch_note() {
+  static thread_local std::string note;
+  return note;
 }
 
 // How many blocks the launcher gave each tile of C, splitting K among them (07); 1 elsewhere.
@@ -69,6 +77,7 @@ inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const voi
                                    const void* C) {
   rejection_reason().clear();
   access_path() = "element";
+  launch_note().clear();
   k_splits_launched() = 1;
   if (M < 0 || N < 0 || K < 0) return reject("sizes must be >= 0; got M=%d N=%d K=%d", M, N, K);
   const long long m = M, n = N, k = K;

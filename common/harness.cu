@@ -156,7 +156,7 @@ Measurement base(const std::string& chapter, const std::string& variant, Precisi
 }
 
 void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
-  std::printf("%-26s %-5s %-7s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s %8s\n", "variant",
+  std::printf("%-26s %-5s %-10s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s %8s\n", "variant",
               "prec", "access", "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s",
               "%peak", "x_cuBLAS", "regs", "smem_B", "occupancy", "k_splits");
   for (const Measurement& r : rows) {
@@ -169,13 +169,19 @@ void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
       std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
       std::snprintf(splits, sizeof splits, "%d", r.k_splits);
     }
-    std::printf("%-26s %-5s %-7s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s %8s\n",
+    std::printf("%-26s %-5s %-10s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s %8s\n",
                 r.variant.c_str(), to_string(r.precision).c_str(),
                 r.access.empty() ? "-" : r.access.c_str(),
                 r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-", r.cmp.worst_ratio,
                 r.time.median_ms, r.time.min_ms, r.time.max_ms, r.tflops(),
                 100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ratio, regs, smem, occ, splits);
   }
+  std::vector<std::string> said;
+  for (const Measurement& r : rows)
+    if (!r.note.empty() && std::find(said.begin(), said.end(), r.note) == said.end()) {
+      std::printf("note (%s): %s\n", r.variant.c_str(), r.note.c_str());
+      said.push_back(r.note);
+    }
 }
 
 int run(int argc, char** argv, const std::string& chapter, const std::vector<Variant>& variants) {
@@ -405,8 +411,9 @@ Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem
   check_and_time(m, prob, o, stream, [&] { return v.launch(prob, o.alpha, o.beta, stream); });
   m.access = access_path();
   m.k_splits = k_splits_launched();
+  m.note = launch_note();
   // After a launch: the launcher may raise the smem limit.
-  m.res = kernel_resources(m.access == "16-byte" ? v.kernel : v.narrow);
+  m.res = kernel_resources(m.access == "16-byte" || m.access == "tma" ? v.kernel : v.narrow);
   return m;
 }
 

@@ -73,6 +73,7 @@ struct Measurement {
   std::string access;  // the launcher's global-access path ("16-byte" or "element"); cuBLAS: ""
   int offset = 0;      // elements A, B and C start past an aligned address
   int k_splits = 1;    // blocks per tile of C that split K among them (07 on small C)
+  std::string note;    // the launcher's sentence about this launch (gemm::launch_note), or ""
   double tflops() const { return 2.0 * M * N * K / (time.median_ms * 1e-3) / 1e12; }
   double gb_per_s() const { return bytes / (time.median_ms * 1e-3) / 1e9; }
 };
