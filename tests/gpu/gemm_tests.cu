@@ -92,8 +92,9 @@ void check_shape_matrix(const Launcher& l) {
         REQUIRE(err == cudaSuccess);
         // The 16-byte path exactly when K and N are multiples of the vector width and A, B, C
         // 16-byte aligned.
-        const bool wide = l.per_16 > 0 && s.K % l.per_16 == 0 && s.N % l.per_16 == 0 && !offset;
-        CHECK(gemm::access_path() == (wide ? "16-byte" : "element"));
+        const bool wide = l.per_16 > 0 && s.K % l.per_16 == 0 && s.N % l.per_16 == 0 &&
+                          !offset && (s.K > 0 || !l.wide_needs_k);
+        CHECK(gemm::access_path() == (wide ? l.wide_path : l.narrow_path));
         CUDA_CHECK(cudaDeviceSynchronize());
         const gemm::CompareResult r = prob.check_c(l.precision, ab->alpha, ab->beta);
         INFO(gemm::report(r, s.N));

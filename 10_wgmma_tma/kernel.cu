@@ -1,0 +1,582 @@
+// 10_wgmma_tma: the Hopper way (sm_90a). The copy engine (TMA) moves whole tiles global -> shared
+// on its own, described once per operand by a tensor map; an mbarrier per stage says when a tile
+// has landed and when its stage is free again; one producer warpgroup issues the copies while two
+// consumer warpgroups run wgmma.mma_async, which reads A and B straight from 128-byte-swizzled
+// shared memory and keeps a 64 x 256 accumulator per warpgroup. setmaxnreg moves registers from
+// the producer to the consumers. Blocks are persistent and cluster in pairs that share B tiles
+// through TMA multicast.
+// What should move against 09: tensor-pipe utilization up (ncu: sm__pipe_tensor_op_hmma_cycles_
+// active, toward cuBLAS's), instructions per MMA down by about two orders of magnitude (a wgmma is
+// one instruction for 64x256x16), L2 -> SM traffic per FLOP down (ncu: lts__t_sectors_srcunit_tex).
+#pragma once
+
+#include "gemm_check.h"
+
+// Matrices TMA cannot describe (a row pitch that is not a multiple of 16 bytes, a misaligned
+// base) and GPUs without sm_90a take 09's path.
+#include "../09_mma_sync/kernel.cu"
+
+#include <cuda.h>  // CUtensorMap and the encode function's type only: nothing links libcuda
+#include <cuda_fp16.h>
+
+#include <algorithm>
+
+namespace ch10 {
+
+constexpr int BM = 128;      // two consumer warpgroups of 64 rows each
+constexpr int BK = 64;       // 64 halves = 128 bytes: one row of the 128-byte swizzle
+constexpr int THREADS = 384; // warpgroup 0 produces, warpgroups 1 and 2 consume
+
+// TMA_STORE: each consumer warpgroup stages C through two buffers of 64 rows x 32 columns.
+constexpr int C_CHUNK = 32, C_BUF_BYTES = 64 * C_CHUNK * 4;
+
+template <int BN, int STAGES, bool TMA_STORE>
+constexpr std::size_t smem_bytes() {
+  // + 1024: the swizzle pattern repeats every 1024 bytes, so the tiles start 1024-aligned.
+  return 1024 + std::size_t(STAGES) * (BM + BN) * BK * sizeof(__half) +
+         (TMA_STORE ? 2 * 2 * C_BUF_BYTES : 0) + 2 * STAGES * 8;
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define CH10_SM90A 1
+#endif
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarriers: a 64-bit word in shared memory that counts arrivals and bytes ---------------
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals));
+}
+// The producer's arrival, announcing how many bytes the copies will deliver.
+__device__ __forceinline__ void mbar_expect_bytes(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+// Waits until the barrier's phase of this parity has completed.
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity) {
+  asm volatile(
+      "{\n.reg .pred done;\nwait_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_%=;\n}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+// An arrival on a barrier of this block.
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Arrives on the barrier at the same address in block `cta` of the cluster (possibly this one).
+// The consumers only say that they have finished reading a stage; they publish no data, so the
+// default ordering (release at block scope) is enough. RELEASE_CLUSTER: release at cluster scope,
+// which orders every earlier memory access of the thread before the arrival (variant "_release").
+template <bool RELEASE_CLUSTER>
+__device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned cta) {
+  if (RELEASE_CLUSTER)
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+  else
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+}
+
+// ---- clusters --------------------------------------------------------------------------------
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+
+// ---- TMA: one box of a tensor map (coordinates innermost first) into shared memory -----------
+__device__ __forceinline__ void tma_load(unsigned dst, const CUtensorMap* map, int c0, int c1,
+                                         unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+      "l"(map), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+}
+// The same box into every block of the cluster in `mask`, at the same shared address, each
+// block's barrier at `bar` counting the bytes.
+__device__ __forceinline__ void tma_load_multicast(unsigned dst, const CUtensorMap* map, int c0,
+                                                   int c1, unsigned bar, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+      "l"(map), "r"(c0), "r"(c1), "r"(bar), "h"(mask)
+      : "memory");
+}
+
+// ---- wgmma -----------------------------------------------------------------------------------
+// Shared-memory matrix descriptor: start address, leading and stride byte offsets (all >> 4),
+// bits 62-63 = 1: the 128-byte swizzle.
+__device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned lbo, unsigned sbo) {
+  return ((addr & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |
+         (unsigned long long)(sbo >> 4) << 32 | 1ull << 62;
+}
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int PENDING>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
+}
+
+// ---- the asynchronous store: shared memory -> C through the copy engine ----------------------
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, unsigned src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                   map),
+               "r"(src), "r"(c0), "r"(c1)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+// Waits until at most PENDING of this thread's stores still read their shared memory.
+template <int PENDING>
+__device__ __forceinline__ void tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(PENDING) : "memory");
+}
+// A barrier for the 128 threads of one warpgroup (id 1 or 2; 0 is __syncthreads).
+__device__ __forceinline__ void warpgroup_sync(int id) {
+  asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
+}
+
+#define CH10_D8(i)                                                                        \
+  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+      "+f"(d[i + 6]), "+f"(d[i + 7])
+#define CH10_R8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
+
+// D (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, N-major: the last
+// immediate, trans-b = 1); scale_d = 0 overwrites D. Warp w of the warpgroup holds rows 16w + l/4
+// and 16w + 8 + l/4; d[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those two rows.
+template <int BN>
+__device__ __forceinline__ void wgmma(float (&d)[BN / 2], unsigned long long desc_a,
+                                      unsigned long long desc_b, int scale_d);
+template <>
+__device__ __forceinline__ void wgmma<256>(float (&d)[128], unsigned long long desc_a,
+                                           unsigned long long desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
+      CH10_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " CH10_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+      CH10_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " CH10_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+      CH10_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " CH10_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+      CH10_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " CH10_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
+      CH10_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " CH10_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
+      CH10_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " CH10_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
+      CH10_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
+      CH10_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
+      CH10_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
+      CH10_R8(120, 121, 122, 123, 124, 125, 126, 127)
+      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+      : CH10_D8(0), CH10_D8(8), CH10_D8(16), CH10_D8(24), CH10_D8(32), CH10_D8(40), CH10_D8(48),
+        CH10_D8(56), CH10_D8(64), CH10_D8(72), CH10_D8(80), CH10_D8(88), CH10_D8(96),
+        CH10_D8(104), CH10_D8(112), CH10_D8(120)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+template <>
+__device__ __forceinline__ void wgmma<128>(float (&d)[64], unsigned long long desc_a,
+                                           unsigned long long desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
+      CH10_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " CH10_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+      CH10_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " CH10_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+      CH10_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " CH10_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+      CH10_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " CH10_R8(56, 57, 58, 59, 60, 61, 62, 63)
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+      : CH10_D8(0), CH10_D8(8), CH10_D8(16), CH10_D8(24), CH10_D8(32), CH10_D8(40), CH10_D8(48),
+        CH10_D8(56)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+// The order in which blocks take tiles: GROUP rows of (cluster) tiles at a time, down the
+// columns, so that the tiles in flight share rows of A and columns of B in L2. 0: row by row.
+template <int GROUP>
+__device__ __forceinline__ void tile_of(int unit, int unit_rows, int cols, int& row, int& col) {
+  if (GROUP == 0) {
+    row = unit / cols;
+    col = unit % cols;
+    return;
+  }
+  const int per_group = GROUP * cols, first = unit / per_group * GROUP;
+  const int rows = min(unit_rows - first, GROUP), in_group = unit % per_group;
+  row = first + in_group % rows;
+  col = in_group / rows;
+}
+
+// A block loops over work units (a tile of C, or a K-chunk of one when K is split) from
+// blockIdx.x / CLUSTER in steps of the number of clusters: persistent when the grid is smaller
+// than the work. The CLUSTER blocks of a cluster take vertically adjacent tiles and each copies
+// 1 / CLUSTER of the B tile they share into all of them. k_chunk: K per split (a multiple of BK).
+// store_c: C goes out through shared memory and TMA (else straight from the registers; split K
+// adds with atomics); pairs: C 8-byte aligned, for the straight path.
+template <int BN, int STAGES, int CLUSTER, int GROUP, bool WAIT_PREVIOUS, bool RELEASE_CLUSTER,
+          bool TMA_STORE>
+__global__ void __launch_bounds__(THREADS, 1)
+    gemm_kernel(int M, int N, int K, int k_chunk, float alpha, float beta, float* C, bool store_c,
+                bool pairs, const __grid_constant__ CUtensorMap map_a,
+                const __grid_constant__ CUtensorMap map_b, const __grid_constant__ CUtensorMap map_c) {
+#ifdef CH10_SM90A
+  constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t(1023));
+  // A stage: BM rows of 128 bytes (64 k). B stage: BN / 64 boxes of BK rows (k) x 128 bytes (n).
+  unsigned char* As = smem;
+  unsigned char* Bs = smem + STAGES * A_BYTES;
+  // TMA_STORE: per consumer warpgroup two C buffers of 64 x 32 floats (rows 128-byte swizzled).
+  unsigned char* Cs = Bs + STAGES * B_BYTES;
+  const unsigned full = smem_u32(Cs + (TMA_STORE ? 4 * C_BUF_BYTES : 0));  // full[s]: landed
+  const unsigned empty = full + STAGES * 8;  // empty[s]: every consumer is done with the stage
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  const unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
+
+  const int row_tiles = gemm::ceil_div(M, BM), cols = gemm::ceil_div(N, BN);
+  const int unit_rows = gemm::ceil_div(row_tiles, CLUSTER);
+  const int splits = gemm::ceil_div(K, k_chunk);
+  const int units = unit_rows * cols * splits;
+  const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full + 8 * s, 1);                // the producer's arrival (plus the bytes)
+      mbar_init(empty + 8 * s, 2 * CLUSTER);     // each consumer warpgroup of each block
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  // The barriers must exist before any block of the cluster copies or arrives on them.
+  if (CLUSTER > 1)
+    cluster_sync();
+  else
+    __syncthreads();
+
+  if (wg == 0) {  // producer: one thread issues every copy
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (tid == 0) {
+      int it = 0;  // k-tiles issued by this block so far: stage it % STAGES, round it / STAGES
+      for (int unit = cluster; unit < units; unit += clusters) {
+        int row, col;
+        tile_of<GROUP>(unit / splits, unit_rows, cols, row, col);
+        row = (row * CLUSTER + rank) * BM;
+        col *= BN;
+        const int k0 = unit % splits * k_chunk, k1 = min(K, k0 + k_chunk);
+        for (int k = k0; k < k1; k += BK, ++it) {
+          const int s = it % STAGES;
+          if (it >= STAGES) mbar_wait(empty + 8 * s, (it / STAGES + 1) & 1);
+          mbar_expect_bytes(full + 8 * s, A_BYTES + B_BYTES);
+          tma_load(smem_u32(As + s * A_BYTES), &map_a, k, row, full + 8 * s);
+          constexpr int boxes = BN / 64 / CLUSTER;
+          for (int b = rank * boxes; b < (rank + 1) * boxes; ++b) {
+            const unsigned dst = smem_u32(Bs + s * B_BYTES + b * BK * 128);
+            if (CLUSTER > 1)
+              tma_load_multicast(dst, &map_b, col + 64 * b, k, full + 8 * s, (1 << CLUSTER) - 1);
+            else
+              tma_load(dst, &map_b, col + 64 * b, k, full + 8 * s);
+          }
+        }
+      }
+    }
+    __syncwarp();
+  } else {  // consumers: warpgroup 1 rows 0-63 of the tile, warpgroup 2 rows 64-127
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    float d[BN / 2];
+    int it = 0;
+    // Frees a stage: one thread per consumer warpgroup arrives on it in every block of the cluster.
+    auto release = [&](int s) {
+      if (CLUSTER == 1 && !RELEASE_CLUSTER && tid == 0) mbar_arrive(empty + 8 * s);
+      if ((CLUSTER > 1 || RELEASE_CLUSTER) && tid < CLUSTER)
+        mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, tid);
+    };
+    for (int unit = cluster; unit < units; unit += clusters) {
+      int row, col;
+      tile_of<GROUP>(unit / splits, unit_rows, cols, row, col);
+      row = (row * CLUSTER + rank) * BM;
+      col *= BN;
+      const int k0 = unit % splits * k_chunk, k1 = min(K, k0 + k_chunk);
+      for (int k = k0; k < k1; k += BK, ++it) {
+        const int s = it % STAGES;
+        mbar_wait(full + 8 * s, (it / STAGES) & 1);
+        const unsigned a = smem_u32(As + s * A_BYTES + (wg - 1) * 64 * 128);
+        const unsigned b = smem_u32(Bs + s * B_BYTES);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; ++kk) {
+          // A, K-major: 16 k = 32 bytes along the swizzled 128-byte row; 8-row groups 1024 B
+          // apart. B, N-major: 16 k = 16 rows of 128 bytes; 8-row groups 1024 B apart (stride),
+          // 64-column boxes BK * 128 B apart (leading).
+          wgmma<BN>(d, smem_desc(a + kk * 32, 16, 1024),
+                    smem_desc(b + kk * 16 * 128, BK * 128, 1024), k > k0 || kk > 0);
+        }
+        wgmma_commit();
+        if (WAIT_PREVIOUS) {  // keep this k-tile's wgmmas running; the previous one's are done
+          wgmma_wait<1>();
+          if (k > k0) release((it - 1) % STAGES);
+        } else {
+          wgmma_wait<0>();
+          release(s);
+        }
+      }
+      if (WAIT_PREVIOUS) {
+        wgmma_wait<0>();
+        release((it - 1) % STAGES);
+      }
+
+      const int warp = tid / 32, lane = tid % 32;
+      if (TMA_STORE && store_c) {
+        // 32 columns at a time: the warpgroup writes them to a free buffer, one thread hands the
+        // buffer to the copy engine and the warpgroup goes on while it is written to C.
+        const unsigned bufs = smem_u32(Cs + (wg - 1) * 2 * C_BUF_BYTES);
+#pragma unroll
+        for (int q = 0; q < BN / C_CHUNK; ++q) {
+          const unsigned buf = bufs + (q % 2) * C_BUF_BYTES;
+          if (tid == 0) tma_store_wait_read<1>();  // the store that used this buffer has read it
+          warpgroup_sync(wg);
+#pragma unroll
+          for (int jj = 0; jj < C_CHUNK / 8; ++jj)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              // Row r of the buffer holds 8 chunks of 16 bytes; chunk x sits at x ^ (r % 8), the
+              // copy engine's 128-byte swizzle: a warp's 8 rows spread over all banks.
+              const int r = warp * 16 + 8 * h + lane / 4, x = 2 * jj + (lane % 4) / 2;
+              const unsigned at = buf + r * 128 + ((x ^ (r % 8)) * 16) + (lane % 2) * 8;
+              const int j = q * (C_CHUNK / 8) + jj;
+              asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at),
+                           "f"(alpha * d[4 * j + 2 * h]), "f"(alpha * d[4 * j + 2 * h + 1]));
+            }
+          // Generic-proxy writes that the copy engine (async proxy) reads need this fence.
+          asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+          warpgroup_sync(wg);
+          if (tid == 0) tma_store(&map_c, buf, col + q * C_CHUNK, row + (wg - 1) * 64);
+        }
+        continue;
+      }
+      // Epilogue straight from the accumulators: each lane holds column pairs of two rows.
+      const int r0 = row + (wg - 1) * 64 + warp * 16 + lane / 4, c0 = col + 2 * (lane % 4);
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = r0 + 8 * h, c = c0 + 8 * j;
+          if (r >= M || c >= N) continue;
+          float* out = C + static_cast<std::size_t>(r) * N + c;
+          const float v0 = alpha * d[4 * j + 2 * h], v1 = alpha * d[4 * j + 2 * h + 1];
+          if (splits > 1) {  // C already holds beta * C: add this K-chunk's part
+            atomicAdd(out, v0);
+            if (c + 1 < N) atomicAdd(out + 1, v1);
+          } else if (pairs) {  // N even and C 8-byte aligned: one 8-byte store
+            float2 v = make_float2(v0, v1);
+            if (beta != 0.0f) {
+              const float2 old = *reinterpret_cast<const float2*>(out);
+              v.x += beta * old.x;
+              v.y += beta * old.y;
+            }
+            *reinterpret_cast<float2*>(out) = v;
+          } else {
+            out[0] = beta == 0.0f ? v0 : v0 + beta * out[0];
+            if (c + 1 < N) out[1] = beta == 0.0f ? v1 : v1 + beta * out[1];
+          }
+        }
+    }
+    if (TMA_STORE && tid == 0) tma_store_wait_read<0>();  // C's last buffers are read
+  }
+  // No block may leave while a peer can still copy into its shared memory or arrive on its
+  // barriers.
+  if (CLUSTER > 1) cluster_sync();
+#endif
+}
+
+// Whether this program carries the sm_90a kernel (nvcc defines __CUDA_ARCH_FEAT_SM90_ALL only
+// when it compiles for sm_90a); the launcher asks the GPU once.
+__global__ void has_sm90a_kernel(int* yes) {
+#ifdef CH10_SM90A
+  *yes = 1;
+#else
+  *yes = 0;
+#endif
+}
+
+// ---- host --------------------------------------------------------------------------------------
+
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                 const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
+                                 const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                 CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// What the current GPU offers chapter 10, asked once per device: the sm_90a kernel, the driver's
+// cuTensorMapEncodeTiled (through the runtime, so the program does not link libcuda).
+struct Hopper {
+  bool ok = false;
+  std::string why;  // when not ok: one sentence
+  EncodeTiled encode = nullptr;
+  int sms = 0;
+};
+inline const Hopper& hopper(cudaError_t& err) {
+  static Hopper cache[64];
+  static bool asked[64] = {};
+  int device = 0;
+  err = cudaGetDevice(&device);
+  if (err || device < 0 || device >= 64) return cache[0];
+  Hopper& h = cache[device];
+  if (asked[device]) return h;
+  cudaDeviceProp prop{};
+  if ((err = cudaGetDeviceProperties(&prop, device))) return h;
+  h.sms = prop.multiProcessorCount;
+  int* flag = nullptr;
+  int yes = 0;
+  if (prop.major == 9 && prop.minor == 0) {
+    if ((err = cudaMalloc(&flag, sizeof(int)))) return h;
+    has_sm90a_kernel<<<1, 1>>>(flag);
+    err = cudaGetLastError();
+    if (!err) err = cudaMemcpy(&yes, flag, sizeof(int), cudaMemcpyDeviceToHost);
+    const cudaError_t freed = cudaFree(flag);
+    if (!err) err = freed;
+    if (err) return h;
+  }
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (prop.major != 9 || prop.minor != 0)
+    h.why = "10_wgmma_tma needs a Hopper GPU (compute capability 9.0); this is " +
+            std::string(prop.name) + " (" + std::to_string(prop.major) + "." +
+            std::to_string(prop.minor) + ")";
+  else if (!yes)
+    h.why = "10_wgmma_tma was built without sm_90a code: configure with 90 among "
+            "CMAKE_CUDA_ARCHITECTURES";
+  else if ((err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                    cudaEnableDefault, &found)))
+    return h;
+  else if (found != cudaDriverEntryPointSuccess || !fn)
+    h.why = "the CUDA driver has no cuTensorMapEncodeTiled (needs driver 12.0 or newer)";
+  h.encode = reinterpret_cast<EncodeTiled>(fn);
+  h.ok = h.why.empty();
+  asked[device] = true;
+  return h;
+}
+
+// A row-major rows x cols matrix of halves (A, B) or floats (C), in boxes of 128 bytes (the
+// swizzle span: 64 halves or 32 floats) x box_rows rows, 128-byte-swizzled in shared memory.
+// Reads outside the matrix fill zeros; writes outside it are dropped.
+template <class T>
+cudaError_t tensor_map(EncodeTiled encode, CUtensorMap* map, const T* base, int rows, int cols,
+                       int box_rows) {
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t pitch[1] = {cuuint64_t(cols) * sizeof(T)};
+  const cuuint32_t box[2] = {128 / sizeof(T), cuuint32_t(box_rows)};
+  const cuuint32_t step[2] = {1, 1};
+  const CUresult r = encode(
+      map, sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
+      const_cast<T*>(base), dims, pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// The rule for small problems (09's): a C of at most half as many tiles as the GPU has SMs
+// splits K among the blocks of each tile, in chunks of at least 128 values of k.
+inline int k_splits(long long tiles, int K, int sms) {
+  if (tiles > sms / 2) return 1;
+  return std::max(1, std::min<int>(sms / static_cast<int>(tiles), K / 128));
+}
+
+// PERSISTENT: as many blocks as fit on the GPU, each looping over tiles; otherwise one block per
+// tile. TMA_STORE: C through shared memory and the copy engine where it can (beta 0, C 16-byte
+// aligned, K not split); otherwise straight from the registers. SPLIT_K: the rule above.
+template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
+          bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
+          bool SPLIT_K = true>
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
+                        float beta, float* C, cudaStream_t stream) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+  if (M == 0 || N == 0) return cudaSuccess;
+  cudaError_t err = cudaSuccess;
+  const Hopper& gpu = hopper(err);
+  if (err) return err;
+  if (!gpu.ok) return gemm::reject("%s", gpu.why.c_str());
+  // TMA reads rows whose pitch is a multiple of 16 bytes from a 16-byte aligned base.
+  const char* why = K == 0                        ? "K is 0 (no tile to copy)"
+                    : K % 8 != 0 || N % 8 != 0    ? "TMA needs K and N multiples of 8"
+                    : !gemm::aligned_16(A) || !gemm::aligned_16(B)
+                        ? "TMA needs A and B 16-byte aligned"
+                        : nullptr;
+  if (why) {
+    err = ch09::hgemm(M, N, K, alpha, A, B, beta, C, stream);
+    gemm::access_path() = "09 " + gemm::access_path();
+    gemm::launch_note() = std::string(why) + ": ran 09's kernel instead";
+    return err;
+  }
+  gemm::access_path() = "tma";
+  CUtensorMap map_a, map_b, map_c = {};
+  if ((err = tensor_map(gpu.encode, &map_a, A, M, K, BM)) ||
+      (err = tensor_map(gpu.encode, &map_b, B, K, N, BK)))
+    return gemm::reject("cuTensorMapEncodeTiled refused M=%d N=%d K=%d", M, N, K);
+
+  auto kernel = gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER, TMA_STORE>;
+  constexpr std::size_t smem = smem_bytes<BN, STAGES, TMA_STORE>();
+  cudaLaunchConfig_t config = {};
+  cudaLaunchAttribute cluster;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = CLUSTER;
+  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+  config.blockDim = dim3(THREADS);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  // Asked once per instantiation (and device): the shared-memory opt-in and how many clusters
+  // fit on the GPU at once.
+  static int resident[64] = {};
+  int device = 0;
+  if ((err = cudaGetDevice(&device))) return err;
+  if (device < 64 && resident[device] == 0) {
+    if ((err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem))))
+      return err;
+    config.gridDim = dim3(CLUSTER * gpu.sms);
+    if ((err = cudaOccupancyMaxActiveClusters(&resident[device], kernel, &config))) return err;
+    if (resident[device] == 0) return cudaErrorLaunchOutOfResources;
+  }
+  const int clusters_fit = resident[device < 64 ? device : 0];
+
+  const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
+  const int splits = SPLIT_K ? k_splits(tiles, K, gpu.sms) : 1;
+  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
+  const int used_splits = gemm::ceil_div(K, k_chunk);
+  if (used_splits > 1) {
+    const long long count = static_cast<long long>(M) * N;
+    if (beta != 1.0f)
+      ch09::scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count,
+                                                                                        beta, C);
+    if ((err = cudaGetLastError())) return err;
+  }
+  gemm::k_splits_launched() = used_splits;
+  const long long units = static_cast<long long>(gemm::ceil_div(gemm::ceil_div(M, BM), CLUSTER)) *
+                          gemm::ceil_div(N, BN) * used_splits;
+  const long long grid_clusters = PERSISTENT ? std::min<long long>(units, clusters_fit) : units;
+  config.gridDim = dim3(static_cast<unsigned>(grid_clusters * CLUSTER));
+  const bool pairs = reinterpret_cast<std::uintptr_t>(C) % 8 == 0;  // N is even here
+  const bool store_c = TMA_STORE && used_splits == 1 && beta == 0.0f && gemm::aligned_16(C) &&
+                       tensor_map(gpu.encode, &map_c, C, M, N, 64) == cudaSuccess;
+  return cudaLaunchKernelEx(&config, kernel, M, N, K, k_chunk, alpha, beta, C, store_c, pairs,
+                            map_a, map_b, map_c);
+}
+
+// FP16 A and B, FP32 accumulators and C.
+inline cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B,
+                         float beta, float* C, cudaStream_t stream) {
+  return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
+}
+
+}  // namespace ch10
