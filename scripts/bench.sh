@@ -8,8 +8,8 @@
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 1024, 2048, 3000 and
 #                                        4096 still run)
 #   writes results/<gpu>/: bench.csv, bench.log, machine.csv, mma_peak.csv, ncu_4096.csv,
-#   ncu_4095.csv (the element path, for the READMEs that profile it), sass_summary.txt,
-#   ptxas.txt, *.png
+#   ncu_4095.csv (the element path, for the READMEs that profile it), wgmma_8192.csv (10's
+#   variants at 8192, Hopper only), sass_summary.txt, ptxas.txt, *.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -38,6 +38,14 @@ rm -f "$out/rasterization.csv"
 "$build/bench/rasterization" --sizes 2048,4096,8192 --variant all --csv "$out/rasterization.csv" \
   > "$out/rasterization.log" 2>&1 || { cat "$out/rasterization.log"; exit 1; }
 
+# 10's variants at 8192 as well, where the order of the tiles matters (10_wgmma_tma/README.md);
+# 10 runs on Hopper (compute capability 9.0) only.
+rm -f "$out/wgmma_8192.csv"
+if [ "$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d ' ')" = 9.0 ]; then
+  "$build/10_wgmma_tma/10_wgmma_tma" --size 8192 --variant all --csv "$out/wgmma_8192.csv" \
+    > "$out/wgmma_8192.log" 2>&1 || { cat "$out/wgmma_8192.log"; exit 1; }
+fi
+
 # The mma.sync ceiling of this GPU (bench/mma_peak.cu), for 09_mma_sync's README.
 "$build/bench/mma_peak" --csv "$out/mma_peak.csv" > "$out/mma_peak.log" 2>&1 ||
   { cat "$out/mma_peak.log"; exit 1; }
@@ -61,7 +69,7 @@ if command -v cuobjdump >/dev/null; then
     c=${c%/}
     cuobjdump -sass "$build/$c/$c" | awk -v ch="$c" '/Function :/{f=$3}
       /^ +\/\*[0-9a-f]+\*\//{op=$2; if (op ~ /^@/) op=$3;
-        if (op ~ /^(LDS|LDSM|LD\.|STS|FFMA|HMMA|LDG|LDGSTS|STG|BAR|LDL|STL)/) n[f" "op]++}
+        if (op ~ /^(LDS|LDSM|LD\.|STS|FFMA|HMMA|HGMMA|UTMALDG|UTMASTG|SYNCS|MEMBAR|LDG|LDGSTS|STG|BAR|LDL|STL)/) n[f" "op]++}
       END{for (k in n) if (k ~ /ch[0-9][0-9]/) print ch, k, n[k]}' | sort
   done > "$out/sass_summary.txt"
 else
@@ -69,6 +77,7 @@ else
 fi
 # Registers, stack and spills of every kernel as ptxas reports them for this GPU.
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '. ')
+[ "$arch" = 90 ] && arch=90a  # 10's wgmma exists only on sm_90a (as CMake builds it)
 for c in [0-9][0-9]_*/; do
   c=${c%/}
   nvcc -std=c++17 -gencode=arch=compute_$arch,code=sm_$arch -Xptxas -v -I common -c "$c/main.cu" \

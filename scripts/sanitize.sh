@@ -2,10 +2,11 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path) and an aligned one (67x72x264: the 16-byte path from 03 on). Both
-# have edge tiles in M, N and K, enough k-tiles for 09's ring of stages to wrap around, and K
-# large enough for 07-09 to split it between two blocks. Run after scripts/test.sh or
-# scripts/bench.sh (it uses their build). Exit 1 if any run reports an error.
+# element-by-element path; 10 runs 09's kernel there) and an aligned one (67x72x264: the 16-byte
+# path from 03 on, TMA in 10). Both have edge tiles in M, N and K, enough k-tiles for 09's and
+# 10's rings of stages to wrap around, and K large enough for 07-09 (and 10 on the aligned one)
+# to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
+# build). Exit 1 if any run reports an error.
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,21 +25,29 @@ for c in [0-9][0-9]_*/; do
   c=${c%/}
   [ -x "$build/$c/$c" ] || { echo "$0: $build/$c/$c is not built; run scripts/test.sh first." >&2; exit 1; }
   for tool in memcheck racecheck synccheck; do
-    jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 261 --offset 1"
-           "$tool $build/$c/$c --m 67 --n 72 --k 264")
+    jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 261 --offset 1 --variant all"
+           "$tool $build/$c/$c --m 67 --n 72 --k 264 --variant all")
   done
 done
+# 10's default where K is not split and the persistent blocks loop: 81 cluster tiles (more than
+# fit at once) of 6 k-tiles each, so the ring wraps within a tile and across tiles.
+c=10_wgmma_tma
+if [ -x "$build/$c/$c" ]; then
+  for tool in memcheck racecheck synccheck; do
+    jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328")
+  done
+fi
 
 # One job: its command, the sanitizer's summary, which path each variant took, and its exit code,
 # written to its own file (jobs run four at a time; the log keeps their order).
 run_one() {
   local n=$1 tool=$2; shift 2
   local out rc=0
-  out=$(compute-sanitizer --tool "$tool" --error-exitcode 3 "$@" --variant all --reps 1 --warmup 0 \
+  out=$(compute-sanitizer --tool "$tool" --error-exitcode 3 "$@" --reps 1 --warmup 0 \
         --no-cublas 2>&1) || rc=$?
   {
-    printf '== compute-sanitizer --tool %s %s --variant all --reps 1 --warmup 0 --no-cublas\n' "$tool" "$*"
-    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Barrier|(16-byte|element) +(PASS|FAIL)' <<<"$out" |
+    printf '== compute-sanitizer --tool %s %s --reps 1 --warmup 0 --no-cublas\n' "$tool" "$*"
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Barrier|(16-byte|element|tma) +(PASS|FAIL)|^note' <<<"$out" |
       sed -E 's/^([^=])/   \1/'
     echo "rc=$rc"
   } > "$tmp/$n.log"

@@ -19,7 +19,8 @@ and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unles
     cublas                        one line: cuBLAS in each precision at 4096, the machine
     sizes [sizes=2048,4096,8192]  CHAPTER's default kernels by size, against cuBLAS and the
                                   chapter before
-    variants [sizes=4096]         every variant of CHAPTER
+    variants [sizes=4096] [csv=F]  every variant of CHAPTER (from F in the results folder: a
+                                  chapter driver's --variant all --csv run, not bench.csv)
     access [sizes=4096,4095]      CHAPTER's defaults on the 16-byte path and element by element
     kernels rows=CH:VAR,.. [size=4096]    chosen kernels side by side
     ncu kernels=CH[:VAR],.. metrics=NAME,.. [size=4096]  Nsight Compute metrics (METRICS below),
@@ -55,9 +56,9 @@ def f(r, key):
 # ---------------------------------------------------------------------------------------------
 # The benchmark CSV
 class Run:
-    def __init__(self, d):
+    def __init__(self, d, name="bench.csv"):
         self.dir = d
-        self.rows = load(os.path.join(d, "bench.csv"))
+        self.rows = load(os.path.join(d, name))
         self.gemm = [r for r in self.rows if r["chapter"] not in ("cublas", "ceiling")]
         self.chapters = sorted({r["chapter"] for r in self.gemm})
         self.ncu = Ncu(os.path.join(d, f"ncu_{NCU_SIZE}.csv"))
@@ -211,6 +212,7 @@ METRICS = {
     "dram_tbs": ("DRAM throughput (TB/s)",
                  lambda m: ratio(raw(m, "dram__bytes_read.sum") + raw(m, "dram__bytes_write.sum"),
                                  raw(m, "gpu__time_duration.sum")) / 1e3, fixed(2)),
+    "l2_gb": ("L2 traffic (GB)", lambda m: raw(m, "lts__t_bytes.sum") / 1e9, fixed(2)),
     "l2_tbs": ("L2 throughput (TB/s)",
                lambda m: ratio(raw(m, "lts__t_bytes.sum"), raw(m, "gpu__time_duration.sum")) / 1e3,
                fixed(2)),
@@ -308,11 +310,19 @@ def gen_sizes(run, chapter, args):
 
 
 def gen_variants(run, chapter, args):
+    if "csv" in args:  # a chapter driver's own run (--variant all --csv) beside bench.csv
+        run = Run(run.dir, args["csv"])
     sizes = [int(s) for s in args.get("sizes", "4096").split(",")]
     prev = run.previous(chapter)
     rows = []
     for n in sizes:
         defaults = {r["variant"] for r in run.defaults(chapter, n)}
+        if not defaults:  # a driver's run: its first row of each precision is the default
+            firsts = {}
+            for r in run.gemm:
+                if r["chapter"] == chapter and int(r["M"]) == n:
+                    firsts.setdefault(r["precision"], r["variant"])
+            defaults = set(firsts.values())
         for r in run.gemm:
             if r["chapter"] != chapter or int(r["M"]) != n:
                 continue
