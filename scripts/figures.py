@@ -215,6 +215,11 @@ SWIZZLE_FN = "int swizzle(int k, int m) { return m ^ ((k / 4) * (128 / BK)); }"
 COL_ADJACENT = "const int col = block_col + thread_col * TN + j;"
 COL_GROUPED = "const int col = block_col + thread_col * 4 + j * (BN / TN);"
 
+# 10's fixed shape, pinned by its family's code patterns below (`constexpr int BM = 128;` ...):
+# the figure's two consumer warpgroups of 64 rows, 128-byte k rows and register split follow them.
+WG_BM, WG_BK, WG_THREADS, WG_C_CHUNK = 128, 64, 384, 32
+WG_PRODUCER_REGS, WG_CONSUMER_REGS = 40, 232
+
 FAMILIES = [
     # (family, launcher template parameters, code that must be present, code that must be absent)
     ("naive", ["BM", "BN"],
@@ -293,6 +298,41 @@ FAMILIES = [
       "cp_async_wait<STAGES - 2>();",
       "if (FRAG_BUFS == 2 && s + 1 == STEPS && tile + 1 < num_tiles) "
       "load_frags(0, (tile + 1) % STAGES, 0);"],
+     []),
+    ("wgmma_tma", ["BN", "STAGES", "CLUSTER", "PERSISTENT", "GROUP", "WAIT_PREVIOUS",
+                   "RELEASE_CLUSTER", "TMA_STORE", "SPLIT_K"],
+     [f"constexpr int BM = {WG_BM};", f"constexpr int BK = {WG_BK};",
+      f"constexpr int THREADS = {WG_THREADS};",
+      f"constexpr int C_CHUNK = {WG_C_CHUNK}, C_BUF_BYTES = 64 * C_CHUNK * 4;",
+      "constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;",
+      "const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;",
+      "mbar_init(full + 8 * s, 1);", "mbar_init(empty + 8 * s, 2 * CLUSTER);",
+      f"setmaxnreg.dec.sync.aligned.u32 {WG_PRODUCER_REGS};",
+      f"setmaxnreg.inc.sync.aligned.u32 {WG_CONSUMER_REGS};",
+      "if (it >= STAGES) mbar_wait(empty + 8 * s, (it / STAGES + 1) & 1);",
+      "mbar_expect_bytes(full + 8 * s, A_BYTES + B_BYTES);",
+      "tma_load(smem_u32(As + s * A_BYTES), &map_a, k, row, full + 8 * s);",
+      "constexpr int boxes = BN / 64 / CLUSTER;",
+      "for (int b = rank * boxes; b < (rank + 1) * boxes; ++b) {",
+      "tma_load_multicast(dst, &map_b, col + 64 * b, k, full + 8 * s, (1 << CLUSTER) - 1);",
+      "row = (row * CLUSTER + rank) * BM;",
+      "mbar_wait(full + 8 * s, (it / STAGES) & 1);",
+      "const unsigned a = smem_u32(As + s * A_BYTES + (wg - 1) * 64 * 128);",
+      "for (int kk = 0; kk < BK / 16; ++kk) {",
+      "if (WAIT_PREVIOUS) { wgmma_wait<1>(); if (k > k0) release((it - 1) % STAGES); }",
+      "if ((CLUSTER > 1 || RELEASE_CLUSTER) && tid < CLUSTER) "
+      "mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, tid);",
+      "const int per_group = GROUP * cols, first = unit / per_group * GROUP;",
+      "const int rows = min(unit_rows - first, GROUP), in_group = unit % per_group;",
+      "row = first + in_group % rows; col = in_group / rows;",
+      "const unsigned bufs = smem_u32(Cs + (wg - 1) * 2 * C_BUF_BYTES);",
+      "for (int q = 0; q < BN / C_CHUNK; ++q) {",
+      "const unsigned buf = bufs + (q % 2) * C_BUF_BYTES;",
+      "if (tid == 0) tma_store_wait_read<1>();",
+      "const unsigned at = buf + r * 128 + ((x ^ (r % 8)) * 16) + (lane % 2) * 8;",
+      "if (tid == 0) tma_store(&map_c, buf, col + q * C_CHUNK, row + (wg - 1) * 64);",
+      "return 1024 + std::size_t(STAGES) * (BM + BN) * BK * sizeof(__half) + "
+      "(TMA_STORE ? 2 * 2 * C_BUF_BYTES : 0) + 2 * STAGES * 8;"],
      []),
 ]
 
@@ -615,6 +655,68 @@ def model_mma_sync(p):
             "tiles": {e: mma_sync_entry(p[e], p["mma_k"]) for e in ("sgemm", "hgemm") if e in p}}
 
 
+def tile_of(unit, unit_rows, cols, group):
+    """10 `tile_of<GROUP>(unit, unit_rows, cols, row, col)`: GROUP rows of cluster tiles at a
+    time, down the columns (`const int per_group = GROUP * cols, first = unit / per_group *
+    GROUP;` `const int rows = min(unit_rows - first, GROUP), in_group = unit % per_group;`
+    `row = first + in_group % rows; col = in_group / rows;`); GROUP 0: row by row."""
+    if group == 0:
+        return unit // cols, unit % cols
+    per_group = group * cols
+    first = unit // per_group * group
+    rows, in_group = min(unit_rows - first, group), unit % per_group
+    return first + in_group % rows, in_group // rows
+
+
+ORDER_MN = 4096  # 10: the example C (M = N) whose cluster tiles are drawn in their order
+RING_ITERS = 2  # 10: rounds of the ring drawn in the parity table
+
+
+def model_wgmma_tma(p, code):
+    BN, S, CL, GROUP = p["BN"], p["STAGES"], p["CLUSTER"], p["GROUP"]
+    BM, BK, CC = WG_BM, WG_BK, WG_C_CHUNK
+    # the kernel has a wgmma<BN> only for the shapes it spells out in PTX; boxes (BN / 64 /
+    # CLUSTER) must be whole or some B boxes would never be copied; panel (c) has room for two
+    # blocks
+    if CL not in (1, 2) or BN % (64 * CL) or BN % CC or S < 2 or GROUP < 0 or \
+            not has(code, f"wgmma.mma_async.sync.aligned.m64n{BN}k16.f32.f16.f16"):
+        raise ValueError("no wgmma, whole B boxes or room in (c) for these parameters")
+    A_BYTES, B_BYTES = BM * BK * 2, BK * BN * 2  # `constexpr int A_BYTES = BM * BK * 2, ...`
+    C_BUF_BYTES = 64 * CC * 4
+    boxes = BN // 64 // CL  # `constexpr int boxes = BN / 64 / CLUSTER;`: rank r copies boxes
+    owner = [b // boxes for b in range(BN // 64)]  # rank * boxes .. (rank + 1) * boxes - 1
+    consumers = [[wg, wg * 128, wg * 128 + 127, (wg - 1) * 64, (wg - 1) * 64 + 63]
+                 for wg in range(1, WG_THREADS // 128)]  # wg = threadIdx.x / 128
+    # the ring: k-tile `it` (counted over all the block's tiles) uses stage it % STAGES; the
+    # consumers wait full[s] for parity (it / STAGES) & 1, the producer (it >= STAGES) empty[s]
+    # for (it / STAGES + 1) & 1
+    ring = [[it, it % S, (it // S) & 1, (it // S + 1) & 1 if it >= S else None]
+            for it in range(RING_ITERS * S)]
+    unit_rows = -(-(-(-ORDER_MN // BM)) // CL)  # ceil(ceil(M / BM) / CLUSTER)
+    cols = -(-ORDER_MN // BN)
+    order = [[None] * cols for _ in range(unit_rows)]
+    for unit in range(unit_rows * cols):
+        r, c = tile_of(unit, unit_rows, cols, GROUP)
+        order[r][c] = unit
+    epilogue = None
+    if p["TMA_STORE"] == "true":
+        # chunk q of 32 columns goes through buffer q % 2; row r of a buffer holds logical
+        # 16-byte chunk x at x ^ (r % 8) (`buf + r * 128 + ((x ^ (r % 8)) * 16)`)
+        epilogue = {"chunks": [[q, q % 2, q * CC] for q in range(BN // CC)],
+                    "swizzle": [[x ^ (r % 8) for x in range(128 // CHUNK)] for r in range(8)],
+                    "buf_bytes": C_BUF_BYTES}
+    return {"BM": BM, "BK": BK, "threads": WG_THREADS, "c_chunk": CC,
+            "regs": [WG_PRODUCER_REGS, WG_CONSUMER_REGS,
+                     128 * WG_PRODUCER_REGS + (WG_THREADS - 128) * WG_CONSUMER_REGS],
+            "consumers": consumers, "wgmma": f"m64n{BN}k16", "wgmma_per_ktile": BK // 16,
+            "acc_regs": BN // 2, "a_bytes": A_BYTES, "b_bytes": B_BYTES,
+            "b_boxes": owner, "full_count": 1, "tx_bytes": A_BYTES + B_BYTES,
+            "empty_count": 2 * CL, "mask": (1 << CL) - 1, "ring": ring,
+            "smem_bytes": 1024 + S * (BM + BN) * BK * 2 +
+            (2 * 2 * C_BUF_BYTES if p["TMA_STORE"] == "true" else 0) + 2 * S * 8,
+            "order": {"M": ORDER_MN, "N": ORDER_MN, "tiles": order}, "epilogue": epilogue}
+
+
 def model(family, params, code):
     p = params.get("sgemm") or params.get("hgemm")
     if family == "naive":
@@ -635,6 +737,8 @@ def model(family, params, code):
         return model_wmma(params)
     if family == "mma_sync":
         return model_mma_sync(params)
+    if family == "wgmma_tma":
+        return model_wgmma_tma(p, code)
     raise ValueError(family)
 
 
@@ -658,6 +762,8 @@ def describe(name, d):
     params = {e: {k: v for k, v in q.items()} for e, q in sorted(launch.items())}
     if fam in ("wmma", "mma_sync"):
         params["mma_k"] = mma_k(code)
+    elif fam == "wgmma_tma":
+        params = {"hgemm": params["hgemm"]}
     else:
         params = {"sgemm": params["sgemm"]}
     try:
@@ -842,8 +948,12 @@ def params_line(rec):
 def header(fig, name, title, rec, y=0.975):
     fig.suptitle(f"{name}: {title}", y=y, fontweight="bold")
     line = "drawn by scripts/figures.py from kernel.cu:  " + params_line(rec)
-    if len(line) > 150:  # two launchers that differ: the differences on a line of their own
-        line = line.replace("  (", "\n(", 1)
+    if len(line) > 150 and "  (" in line:  # two launchers that differ: the differences on a
+        line = line.replace("  (", "\n(", 1)  # line of their own
+    elif len(line) > 150:  # one launcher of many parameters: two lines of about equal length
+        gaps = [i for i in range(len(line)) if line.startswith("  ", i)]
+        cut = min(gaps, key=lambda i: abs(i - len(line) / 2))
+        line = line[:cut] + "\n" + line[cut + 2:]
     fig.text(0.5, y - 0.04, line, ha="center", va="top", fontsize=9, color="#555555")
 
 
@@ -1684,10 +1794,305 @@ def draw_mma_sync(name, rec, plt):
     return fig
 
 
+RANK_COLOURS = [PURPLE, RED, "#937860", "#8c8c8c"]  # 10: the block of the cluster that copies
+A_SLOT = "#9aa9b8"  # 10: a stage's A tile (each block's own rows)
+SWIZZLE_ROWS = 8  # 10: rows of a C buffer drawn, one period of the 128-byte swizzle
+
+
+def draw_wgmma_tma(name, rec, plt):
+    p, d = rec["params"]["hgemm"], rec["data"]
+    BN, S, CL, GROUP = p["BN"], p["STAGES"], p["CLUSTER"], p["GROUP"]
+    BM, BK, CC = d["BM"], d["BK"], d["c_chunk"]
+    kb = lambda n: f"{n / 1024:g} KB"
+    nb = len(d["b_boxes"])
+    per_rank = nb // CL
+    H = 11.0
+    fig = plt.figure(figsize=(WIDTH, H))
+    header(fig, name, "TMA copies into an mbarrier ring, wgmma from shared memory, clusters",
+           rec)
+    # one axes over the whole figure in pixels from the top left, shared by the panels
+    ax = fig.add_axes([0, 0, 1, 1])
+    ax.set_xlim(0, WIDTH * DPI)
+    ax.set_ylim(H * DPI, 0)
+    bare(ax)
+    ax.patch.set_alpha(0)
+    text = lambda x, y, s, **kw: ax.text(x, y, s, **{"fontsize": 8.5, "va": "top", **kw})
+    title = lambda x, y, s: text(x, y, s, fontsize=9.5)
+    bold = dict(color="white", fontweight="bold", ha="center", va="center", fontsize=8)
+
+    def arrow(x0, y0, x1, y1, colour=DARK, lw=1.2, **kw):
+        ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
+                    arrowprops=dict(arrowstyle="-|>", color=colour, lw=lw, shrinkA=0,
+                                    shrinkB=0, mutation_scale=9, **kw))
+
+    text(500, 112, "Over 09: the copy engine (TMA) moves whole tiles into 128-byte-swizzled "
+         "shared memory, and mbarriers replace __syncthreads; wgmma.mma_async\nreads A and B "
+         "straight from shared memory (no ldmatrix); warp-specialised warpgroups; persistent "
+         "blocks in clusters that share B through multicast", ha="center", fontsize=9,
+         color=DARK)
+
+    # (a) the block: a producer warpgroup, two consumer warpgroups, the C tile in halves
+    cons = d["consumers"]
+    P, Cn = d["regs"][0], d["regs"][1]
+    rows_per = cons[0][4] - cons[0][3] + 1
+    title(20, 152, f"(a) One block: {d['threads']} threads = {d['threads'] // 128} warpgroups "
+          f"of 128;\nits C tile, {BM} x {BN}, is a {rows_per}-row half per consumer")
+    x0, x1 = 30, 485
+    rect(ax, x0, 192, x1 - x0, 44, lighten(BLUE, 0.45), ec=DARK, lw=1.2)
+    text(x0 + 8, 198, f"warpgroup 0 (threads 0-127): the producer, setmaxnreg.dec to {P}\n"
+         f"thread 0 issues every TMA copy of A and B; the other 127 idle")
+    text(x0, 243, f"C tile: {BM} rows x BN = {BN} columns (FP32)", fontsize=8, color=DARK)
+    y, h = 258, 76
+    for n, (wg, t0, t1, r0, r1) in enumerate(cons):
+        rect(ax, x0, y + n * h, x1 - x0, h, lighten([ORANGE, GREEN][n % 2], 0.5), ec=DARK,
+             lw=1.2)
+        text(x0 + 8, y + n * h + 6,
+             f"warpgroup {wg} (threads {t0}-{t1}): C rows {r0}-{r1}, setmaxnreg.inc to {Cn}\n"
+             f"accumulators {r1 - r0 + 1} x {BN} FP32 in registers: {d['acc_regs']} per thread"
+             f"\nper k-tile: {d['wgmma_per_ktile']} x wgmma {d['wgmma']} (k = 16 each), A rows"
+             f" {r0}-{r1}\nand all of B, both straight from the stage in shared memory")
+    text(x0, y + len(cons) * h + 8, f"Registers: 128 x {P} + {d['threads'] - 128} x {Cn} = "
+         f"{d['regs'][2]:,} of 65,536 per SM")
+
+    # (b) the ring of stages and its two barriers per stage
+    title(520, 152, f"(b) The ring: STAGES = {S} stages of {kb(d['tx_bytes'])} (A "
+          f"{kb(d['a_bytes'])} + B {kb(d['b_bytes'])});\nk-tile it uses stage it % {S}; "
+          f"two mbarriers per stage:")
+    cw = 38  # pixels per 8 KB: a 64 x 64 box of halves
+    fx, fw = 530, 100
+    axx = fx + fw + 8
+    aw = cw * d["a_bytes"] // 8192
+    bx = axx + aw + 6
+    ex = bx + nb * cw + 8
+    ew = 990 - ex
+    hy = 190
+    text(fx + fw / 2, hy, "full[s]: the producer\narrives (expect_tx),\nthe TMA bytes land;\n"
+         "the consumers wait", ha="center", fontsize=8, color=BLUE)
+    text(axx + aw / 2, hy + 28, f"A\n{BM} x {BK}", ha="center", fontsize=8)
+    text(bx + nb * cw / 2, hy, f"B: {nb} boxes of\n{BK} k x 64 n; colour:\nthe block that\n"
+         f"copies it (c)", ha="center", fontsize=8)
+    text(ex + ew / 2, hy, "empty[s]: every\nconsumer warpgroup\nof the "
+         + ("cluster" if CL > 1 else "block") + " arrives;\nthe producer waits", ha="center",
+         fontsize=8, color="#a0621a")
+    pitch = min(30, 120 / S)
+    ry = hy + 60
+    for s in range(S):
+        yy, rh = ry + s * pitch, pitch - 5
+        rect(ax, fx, yy, fw, rh, lighten(BLUE, 0.75), ec=BLUE, lw=1)
+        text(fx + fw / 2, yy + rh / 2, f"{d['full_count']} arrival, {kb(d['tx_bytes'])}",
+             ha="center", va="center", fontsize=8)
+        rect(ax, axx, yy, aw, rh, A_SLOT, ec="white", lw=1)
+        text(axx + aw / 2, yy + rh / 2, kb(d["a_bytes"]), **bold)
+        for b, r in enumerate(d["b_boxes"]):
+            rect(ax, bx + b * cw, yy, cw, rh, lighten(RANK_COLOURS[r], 0.2), ec="white", lw=1)
+            text(bx + (b + 0.5) * cw, yy + rh / 2, f"B{b}", **bold)
+        rect(ax, ex, yy, ew, rh, lighten(ORANGE, 0.7), ec=ORANGE, lw=1)
+        text(ex + ew / 2, yy + rh / 2, f"{d['empty_count']} arrivals", ha="center",
+             va="center", fontsize=8)
+        text(fx - 4, yy + rh / 2, f"s={s}" if s == 0 else str(s), ha="right", va="center",
+             fontsize=8)
+    # which phase (parity) each side waits for, per k-tile
+    ty = ry + S * pitch + 4
+    ring = d["ring"]
+    tw = (990 - 700) / len(ring)
+    rows = [("k-tile it", [str(e[0]) for e in ring]),
+            (f"stage it % {S}", [str(e[1]) for e in ring]),
+            ("consumers wait full[s], parity", [str(e[2]) for e in ring]),
+            ("producer waits empty[s], parity", ["-" if e[3] is None else str(e[3])
+                                                  for e in ring])]
+    for n, (label, cells) in enumerate(rows):
+        yy = ty + n * 15
+        text(696, yy + 7.5, label, ha="right", va="center", fontsize=8)
+        for i, c in enumerate(cells):
+            rect(ax, 700 + i * tw, yy, tw, 15, LIGHT if n == 0 else "white", ec=GREY, lw=0.6)
+            text(700 + (i + 0.5) * tw, yy + 7.5, c, ha="center", va="center", fontsize=8)
+    wait = ("WAIT_PREVIOUS = true: a consumer frees\nk-tile it - 1's stage once only k-tile "
+            "it's wgmmas still run (wgmma.wait_group 1)." if p["WAIT_PREVIOUS"] == "true" else
+            f"WAIT_PREVIOUS = false: a consumer\nfrees a stage once its wgmmas are done "
+            f"(wgmma.wait_group 0).")
+    text(520, ty + 4 * 15 + 5, f"-: the first round waits for nothing. {wait}\nShared memory:"
+         f" {S} x {kb(d['tx_bytes'])}"
+         + (f" + {kb(4 * d['epilogue']['buf_bytes'])} of C buffers" if d["epilogue"] else "")
+         + f" + alignment, barriers = {d['smem_bytes'] / 1024:.1f} KB", fontsize=8)
+
+    # (c) the cluster: own A rows, a share of B multicast into every block
+    cy = 512
+    if CL > 1:
+        title(20, cy, f"(c) The cluster: CLUSTER = {CL} blocks (an SM each) take vertically "
+              f"adjacent {BM}-row tiles of C, which need the same B k-tiles.\nEach producer "
+              f"copies its block's A rows and 1/{CL} of the B k-tile, multicast (mask "
+              f"{d['mask']:#0{CL + 2}b}) into the same stage of every block,\nso empty[s] "
+              f"counts the consumers of all {CL} blocks (2 x {CL} = {d['empty_count']} "
+              f"arrivals) before a producer refills stage s.")
+    else:
+        title(20, cy, f"(c) No cluster (CLUSTER = 1): each block's producer copies its own A "
+              f"rows and the whole B k-tile with plain TMA copies\n(no multicast); empty[s] "
+              f"counts its {d['empty_count']} consumer warpgroups.")
+    # the cluster's part of C with its A rows and B k-tile, to scale
+    top, bot = cy + 68, 742
+    f = min((bot - top + 4) / (BK + 6 + CL * BM), 250 / (BK + 6 + BN))
+    gx, gy = 44, top - 4
+    cx0, cy0 = gx + (BK + 6) * f, gy + (BK + 6) * f
+    for r in range(CL):
+        rect(ax, gx, cy0 + r * BM * f, BK * f, BM * f, lighten(RANK_COLOURS[r], 0.25),
+             ec="white", lw=1)
+        text(gx + BK * f / 2, cy0 + (r + 0.5) * BM * f, f"A\nrank\n{r}",
+             **dict(bold, fontsize=7.5))
+        rect(ax, cx0, cy0 + r * BM * f, BN * f, BM * f, lighten(RANK_COLOURS[r], 0.8),
+             ec=DARK, lw=1)
+        text(cx0 + BN * f / 2, cy0 + (r + 0.5) * BM * f,
+             f"C rows of\nblock rank {r}" if BN * f > 80 else f"C rows\nrank {r}",
+             ha="center", va="center", fontsize=8)
+    for b, r in enumerate(d["b_boxes"]):
+        rect(ax, cx0 + b * 64 * f, gy, 64 * f, BK * f, lighten(RANK_COLOURS[r], 0.2),
+             ec="white", lw=1)
+        text(cx0 + (b + 0.5) * 64 * f, gy + BK * f / 2, f"B{b}", **dict(bold, fontsize=7.5))
+    text(gx - 4, cy0 + CL * BM * f / 2, f"A k-tiles, {BM} x {BK} each", rotation=90,
+         ha="right", va="center", fontsize=7.5)
+    text(cx0 + BN * f, gy + BK * f / 2, f" B k-tile\n {BK} x {BN}", ha="left", va="center",
+         fontsize=7.5)
+    # what each block's producer copies (left) into which block's stage s (right)
+    sx, sw = max(330, cx0 + BN * f + 60), 150  # clear of the B k-tile's label
+    src = [("A", r, f"rank {r}: A rows, {kb(d['a_bytes'])}") for r in range(CL)]
+    for r in range(CL):
+        bs = [b for b, o in enumerate(d["b_boxes"]) if o == r]
+        src.append(("B", r, f"rank {r}: B{bs[0]}" + (f"-B{bs[-1]}" if len(bs) > 1 else "")
+                    + f", {kb(len(bs) * 8192)}"))
+    half = (CL + 1) // 2  # the A rows of the upper blocks above the B boxes, the rest below
+    order = [s for s in src if s[0] == "A" and s[1] < half] + \
+        [s for s in src if s[0] == "B"] + [s for s in src if s[0] == "A" and s[1] >= half]
+    sh = min(26, (bot - top) / len(order) - 6)
+    spitch = (bot - top - sh) / max(1, len(order) - 1)
+    src_y = {}
+    for n, (kind, r, label) in enumerate(order):
+        yy = top + n * spitch
+        rect(ax, sx, yy, sw, sh, lighten(RANK_COLOURS[r], 0.2 if kind == "B" else 0.45),
+             ec="white", lw=1)
+        text(sx + sw / 2, yy + sh / 2, label, **bold)
+        src_y[(kind, r)] = yy + sh / 2
+    text(sx + sw / 2, top - 4, "copied by (global -> shared)", ha="center", va="bottom",
+         fontsize=8)
+    # the blocks, stacked; their B slots face the gap where the multicast arrows come in
+    kx, bh = 580, 62
+    bgap = (bot - top - CL * bh) / max(1, CL - 1)
+    for r in range(CL):
+        yy = top + r * (bh + bgap) if CL > 1 else top + (bot - top - bh) / 2
+        rect(ax, kx, yy, 410, bh, lighten(RANK_COLOURS[r], 0.88), ec=RANK_COLOURS[r], lw=1.4)
+        up = r < half  # the block's label on the side away from the arrows
+        sy = yy + (30 if up else 4)
+        text(kx + 8, yy + (6 if up else bh - 22), f"block rank {r}: stage s of its shared "
+             f"memory; full[s] counts {kb(d['tx_bytes'])}", fontsize=8)
+        rect(ax, kx + 8, sy, aw, 28, A_SLOT, ec="white", lw=1)
+        text(kx + 8 + aw / 2, sy + 14, "A", **bold)
+        arrow(sx + sw, src_y[("A", r)], kx + 8, sy + 14, colour=RANK_COLOURS[r])
+        b0 = kx + 8 + aw + 6
+        for b, o in enumerate(d["b_boxes"]):
+            rect(ax, b0 + b * cw, sy, cw, 28, lighten(RANK_COLOURS[o], 0.2), ec="white", lw=1)
+            text(b0 + (b + 0.5) * cw, sy + 14, f"B{b}", **bold)
+        for o in range(CL):
+            arrow(sx + sw, src_y[("B", o)], b0 + (o + 0.5) * per_rank * cw,
+                  sy + (28 if up else 0), colour=RANK_COLOURS[o], lw=1.0)
+        text(b0 + nb * cw + 8, sy + 14, ("tma_load_multicast" if CL > 1 else "tma_load")
+             + "\ncompletes full[s]", va="center", fontsize=7.5, color=DARK)
+
+    # (d) the epilogue
+    ey = 772
+    epi = d["epilogue"]
+    lo = cons[0][3]
+    if epi:
+        nq = len(epi["chunks"])
+        title(20, ey, f"(d) The epilogue (TMA_STORE = true): each consumer warpgroup sends its "
+              f"{rows_per} x {BN}\naccumulators to C {CC} columns at a time, through two "
+              f"{rows_per} x {CC} FP32 buffers")
+        qw = 256 / nq
+        ax0, ay0 = 30, ey + 66
+        text(ax0, ay0 - 4, f"warpgroup {cons[0][0]}'s accumulators ({rows_per} x {BN}, in "
+             f"registers)", va="bottom", fontsize=8)
+        bufc = [lighten(ORANGE, 0.1), lighten(ORANGE, 0.6)]
+        for q, buf, c0 in epi["chunks"]:
+            rect(ax, ax0 + q * qw, ay0, qw, 64, bufc[buf], ec="white", lw=1)
+            text(ax0 + (q + 0.5) * qw, ay0 + 32, f"q={q}\ncol.\n{c0}", ha="center",
+                 va="center", fontsize=7 if qw < 36 else 8)
+        rect(ax, ax0, ay0, 256, 64, "none", ec=DARK, lw=1.2)
+        # the two buffers: rows of 16-byte chunks, each at its swizzled place
+        nx = len(epi["swizzle"][0])
+        bw, rh = 9.0, 8.0
+        bxs = [350, 350 + nx * bw + 14]
+        for buf, bx0 in enumerate(bxs):
+            for r in range(SWIZZLE_ROWS):
+                for x in range(nx):
+                    rect(ax, bx0 + epi["swizzle"][r % 8][x] * bw, ay0 + r * rh, bw, rh,
+                         lighten(CHUNK_COLOURS[x], 0.25), ec="white", lw=0.4)
+            rect(ax, bx0, ay0, nx * bw, SWIZZLE_ROWS * rh, "none", ec=DARK, lw=1.2)
+            text(bx0 + nx * bw / 2, ay0 - 4, f"buffer {buf}", ha="center", va="bottom",
+                 fontsize=8, fontweight="bold", color=DARK)
+            text(bx0 + nx * bw / 2, ay0 + SWIZZLE_ROWS * rh + 3, "q = " + ", ".join(
+                str(q) for q, b, _ in epi["chunks"] if b == buf), ha="center", fontsize=7.5)
+        arrow(ax0 + 260, ay0 + 32, bxs[0] - 4, ay0 + 32, colour="#a0621a", lw=1.4)
+        text((ax0 + 256 + bxs[0]) / 2, ay0 + 28, "st.shared", ha="center", va="bottom",
+             fontsize=7.5, color="#a0621a")
+        bend = bxs[1] + nx * bw
+        gx0 = bend + 44
+        rect(ax, gx0, ay0, 640 - gx0, 64, lighten(GREEN, 0.75), ec=DARK, lw=1.2)
+        text((gx0 + 640) / 2, ay0 + 32, f"C (global):\nrows row + {lo} ..\ncolumns\ncol + "
+             f"{CC}q ..", ha="center", va="center", fontsize=7.5)
+        arrow(bend + 4, ay0 + 32, gx0 - 2, ay0 + 32, colour=GREEN, lw=1.4)
+        text((bend + gx0) / 2, ay0 + 28, "TMA\nstore", ha="center", va="bottom", fontsize=7.5,
+             color=GREEN)
+        text(bxs[0] - 30, ay0 + SWIZZLE_ROWS * rh + 18,
+             f"rows 0-{SWIZZLE_ROWS - 1} of {rows_per} ({CC} floats = 128 bytes each); colour:"
+             f" logical\n16-byte chunk x of a row, held at x ^ (r % 8) as TMA expects",
+             fontsize=7.5)
+        text(20, ey + 178,
+             f"Per chunk q = 0 .. {nq - 1}: thread 0 waits (cp.async.bulk.wait_group.read 1) "
+             f"until buffer q % 2 has been read\nby its last store; the 128 threads write "
+             f"their {CC} columns (st.shared.v2.f32); fence.proxy.async hands them to\nthe copy "
+             f"engine; bar.sync; thread 0 issues the TMA store ({kb(epi['buf_bytes'])}), and "
+             f"the warpgroup goes on to chunk\nq + 1 in the other buffer while the copy engine "
+             f"writes chunk q to C.", fontsize=8)
+    else:
+        title(20, ey, "(d) The epilogue (TMA_STORE = false): each lane stores its "
+              "accumulators straight\nfrom the registers, column pairs of two rows "
+              "(8-byte stores)")
+
+    # (e) persistent clusters and the order of their tiles
+    tiles = d["order"]["tiles"]
+    R, Cc = len(tiles), len(tiles[0])
+    pers = p["PERSISTENT"] == "true"
+    title(660, ey, f"(e) PERSISTENT = {p['PERSISTENT']}: "
+          + ("as many clusters\nas fit; cluster c takes work units\nc, c + clusters, ... "
+             "in this order:" if pers else "one cluster\nper work unit, in this order:"))
+    ch = CL * BM
+    g = min(250 / (Cc * BN), 200 / (R * ch))
+    ox, oy = 672, ey + 64
+    span = GROUP * Cc if GROUP else Cc  # units per group
+    for r in range(R):
+        for c in range(Cc):
+            u = tiles[r][c]
+            shade = 0.2 + 0.65 * (u % span) / span
+            rect(ax, ox + c * BN * g, oy + r * ch * g, BN * g, ch * g,
+                 lighten([BLUE, ORANGE][u // span % 2], shade), ec="white", lw=0.4)
+            if u < 2 * (GROUP or Cc) and BN * g >= 4 * len(str(u)) + 3 and ch * g >= 9:
+                text(ox + (c + 0.5) * BN * g, oy + (r + 0.5) * ch * g, str(u), ha="center",
+                     va="center", fontsize=6, color="white" if shade < 0.5 else DARK)
+    pts = sorted((tiles[r][c], ox + (c + 0.5) * BN * g, oy + (r + 0.5) * ch * g)
+                 for r in range(R) for c in range(Cc))
+    ax.plot([q[1] for q in pts], [q[2] for q in pts], color=DARK, lw=0.5, alpha=0.6)
+    rect(ax, ox, oy, Cc * BN * g, R * ch * g, "none", ec=DARK, lw=1)
+    text(ox + Cc * BN * g + 6, oy, f"C, M = N\n= {d['order']['M']}:\n{R} x {Cc}\ncluster\n"
+         f"tiles of\n{ch} x {BN}\n\nshade: the\norder within\n"
+         + ("a group" if GROUP else "a row"), fontsize=7.5)
+    text(660, oy + R * ch * g + 6,
+         (f"GROUP = {GROUP}: {GROUP} rows of cluster tiles at a time,\ndown the columns (the "
+          f"line), so the tiles in flight\nshare rows of A and columns of B in L2" if GROUP
+          else "GROUP = 0: tiles row by row (the line)"), fontsize=8)
+    return fig
+
+
 DRAW = {"naive": draw_naive, "smem_tiling": draw_smem, "register_tiling": draw_register,
         "transposed_A": draw_transposed, "swizzle": draw_swizzle,
         "coalesced_store": draw_coalesced, "double_buffer": draw_double_buffer,
-        "wmma": draw_wmma, "mma_sync": draw_mma_sync}
+        "wmma": draw_wmma, "mma_sync": draw_mma_sync, "wgmma_tma": draw_wgmma_tma}
 
 
 def draw(name, rec, path):
