@@ -310,10 +310,11 @@ def gen_sizes(run, chapter, args):
 
 
 def gen_variants(run, chapter, args):
-    if "csv" in args:  # a chapter driver's own run (--variant all --csv) beside bench.csv
+    own = "csv" in args  # a chapter driver's own run (--variant all --csv) beside bench.csv
+    if own:
         run = Run(run.dir, args["csv"])
     sizes = [int(s) for s in args.get("sizes", "4096").split(",")]
-    prev = run.previous(chapter)
+    prev = None if own else run.previous(chapter)  # that run has no other chapter
     rows = []
     for n in sizes:
         defaults = {r["variant"] for r in run.defaults(chapter, n)}
@@ -334,7 +335,10 @@ def gen_variants(run, chapter, args):
                          r["smem_bytes"], f"{100 * f(r, 'occupancy'):.0f}%"])
     head = ["size", "variant", "precision", "ms", "TFLOP/s", "x cuBLAS",
             f"x {prev}" if prev else "x previous", "registers", "smem B", "occupancy"]
-    return table(head, rows, ["---:", "---", "---"] + ["---:"] * 7)
+    if own:
+        rows = [r[:6] + r[7:] for r in rows]
+        head = head[:6] + head[7:]
+    return table(head, rows, ["---:", "---", "---"] + ["---:"] * (len(head) - 3))
 
 
 def gen_access(run, chapter, args):
