@@ -6,7 +6,8 @@
 // What should move: tensor-pipe utilization (ncu: sm__pipe_tensor_op_hmma_cycles_active) up,
 // instructions per MMA down, shared-load bank conflicts at zero, toward the mma.sync ceiling
 // (bench/mma_peak.cu).
-#pragma once  // 10_wgmma_tma includes it too, for what TMA cannot describe
+#ifndef CH09_KERNEL_CU  // 10_wgmma_tma includes it too, for what TMA cannot describe
+#define CH09_KERNEL_CU
 
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
@@ -391,3 +392,5 @@ inline cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, cons
 }
 
 }  // namespace ch09
+
+#endif  // CH09_KERNEL_CU

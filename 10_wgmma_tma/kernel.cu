@@ -1,19 +1,18 @@
-// 10_wgmma_tma: the Hopper way (sm_90a). The copy engine (TMA) moves whole tiles global -> shared
-// on its own, described once per operand by a tensor map; an mbarrier per stage says when a tile
-// has landed and when its stage is free again; one producer warpgroup issues the copies while two
+// 10_wgmma_tma: the Hopper way (sm_90a). The TMA unit moves whole tiles global -> shared on its
+// own, described once per operand by a tensor map; an mbarrier per stage says when a tile has
+// landed and when its stage is free again; one producer warpgroup issues the copies while two
 // consumer warpgroups run wgmma.mma_async, which reads A and B straight from 128-byte-swizzled
 // shared memory and keeps a 64 x 256 accumulator per warpgroup. setmaxnreg moves registers from
 // the producer to the consumers. Blocks are persistent and cluster in pairs that share B tiles
 // through TMA multicast.
 // What should move against 09: tensor-pipe utilization up (ncu: sm__pipe_tensor_op_hmma_cycles_
-// active, toward cuBLAS's), instructions per MMA down by about two orders of magnitude (a wgmma is
-// one instruction for 64x256x16), L2 -> SM traffic per FLOP down (ncu: lts__t_sectors_srcunit_tex).
-#pragma once
-
+// active, toward cuBLAS's), warp instructions per unit of work down (per warp, one wgmma does
+// 16x256x16, the work of 32 mma.sync, with no address arithmetic and no ldmatrix), L2 traffic
+// down (ncu: lts__t_bytes).
 #include "gemm_check.h"
 
 // Matrices TMA cannot describe (a row pitch that is not a multiple of 16 bytes, a misaligned
-// base) and GPUs without sm_90a take 09's path.
+// base) take 09's path; GPUs without sm_90a are refused (gemm_launch).
 #include "../09_mma_sync/kernel.cu"
 
 #include <cuda.h>  // CUtensorMap and the encode function's type only: nothing links libcuda
@@ -68,9 +67,11 @@ __device__ __forceinline__ void mbar_arrive(unsigned bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 // Arrives on the barrier at the same address in block `cta` of the cluster (possibly this one).
-// The consumers only say that they have finished reading a stage; they publish no data, so the
-// default ordering (release at block scope) is enough. RELEASE_CLUSTER: release at cluster scope,
-// which orders every earlier memory access of the thread before the arrival (variant "_release").
+// The consumers say that their wgmma have finished reading a stage, so that a producer may
+// overwrite it; wgmma.wait_group has already completed those reads, and the consumers publish
+// no data, so the default ordering (release at block scope) is enough. RELEASE_CLUSTER: release
+// at cluster scope, which makes the thread wait for a GPU-wide memory barrier first (variant
+// "_release").
 template <bool RELEASE_CLUSTER>
 __device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned cta) {
   if (RELEASE_CLUSTER)
@@ -136,7 +137,7 @@ __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
 }
 
-// ---- the asynchronous store: shared memory -> C through the copy engine ----------------------
+// ---- the asynchronous store: shared memory -> C through the TMA unit -------------------------
 __device__ __forceinline__ void tma_store(const CUtensorMap* map, unsigned src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
                    map),
@@ -154,19 +155,19 @@ __device__ __forceinline__ void warpgroup_sync(int id) {
   asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
 }
 
-#define CH10_D8(i)                                                                        \
-  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-      "+f"(d[i + 6]), "+f"(d[i + 7])
+#define CH10_ACC8(i)                                                                        \
+  "+f"(acc[i]), "+f"(acc[i + 1]), "+f"(acc[i + 2]), "+f"(acc[i + 3]), "+f"(acc[i + 4]), "+f"(acc[i + 5]), \
+      "+f"(acc[i + 6]), "+f"(acc[i + 7])
 #define CH10_R8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 
-// D (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, N-major: the last
-// immediate, trans-b = 1); scale_d = 0 overwrites D. Warp w of the warpgroup holds rows 16w + l/4
-// and 16w + 8 + l/4; d[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those two rows.
+// acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
+// immediate, trans-b = 1); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
+// 16w + l/4 and 16w + 8 + l/4; acc[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those rows.
 template <int BN>
-__device__ __forceinline__ void wgmma(float (&d)[BN / 2], unsigned long long desc_a,
+__device__ __forceinline__ void wgmma(float (&acc)[BN / 2], unsigned long long desc_a,
                                       unsigned long long desc_b, int scale_d);
 template <>
-__device__ __forceinline__ void wgmma<256>(float (&d)[128], unsigned long long desc_a,
+__device__ __forceinline__ void wgmma<256>(float (&acc)[128], unsigned long long desc_a,
                                            unsigned long long desc_b, int scale_d) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
@@ -182,13 +183,13 @@ __device__ __forceinline__ void wgmma<256>(float (&d)[128], unsigned long long d
       CH10_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
       CH10_R8(120, 121, 122, 123, 124, 125, 126, 127)
       "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
-      : CH10_D8(0), CH10_D8(8), CH10_D8(16), CH10_D8(24), CH10_D8(32), CH10_D8(40), CH10_D8(48),
-        CH10_D8(56), CH10_D8(64), CH10_D8(72), CH10_D8(80), CH10_D8(88), CH10_D8(96),
-        CH10_D8(104), CH10_D8(112), CH10_D8(120)
+      : CH10_ACC8(0), CH10_ACC8(8), CH10_ACC8(16), CH10_ACC8(24), CH10_ACC8(32), CH10_ACC8(40), CH10_ACC8(48),
+        CH10_ACC8(56), CH10_ACC8(64), CH10_ACC8(72), CH10_ACC8(80), CH10_ACC8(88), CH10_ACC8(96),
+        CH10_ACC8(104), CH10_ACC8(112), CH10_ACC8(120)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 template <>
-__device__ __forceinline__ void wgmma<128>(float (&d)[64], unsigned long long desc_a,
+__device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long desc_a,
                                            unsigned long long desc_b, int scale_d) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
@@ -198,8 +199,8 @@ __device__ __forceinline__ void wgmma<128>(float (&d)[64], unsigned long long de
       CH10_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " CH10_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
       CH10_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " CH10_R8(56, 57, 58, 59, 60, 61, 62, 63)
       "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-      : CH10_D8(0), CH10_D8(8), CH10_D8(16), CH10_D8(24), CH10_D8(32), CH10_D8(40), CH10_D8(48),
-        CH10_D8(56)
+      : CH10_ACC8(0), CH10_ACC8(8), CH10_ACC8(16), CH10_ACC8(24), CH10_ACC8(32), CH10_ACC8(40), CH10_ACC8(48),
+        CH10_ACC8(56)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
@@ -242,7 +243,7 @@ __global__ void __launch_bounds__(THREADS, 1)
   unsigned char* Cs = Bs + STAGES * B_BYTES;
   const unsigned full = smem_u32(Cs + (TMA_STORE ? 4 * C_BUF_BYTES : 0));  // full[s]: landed
   const unsigned empty = full + STAGES * 8;  // empty[s]: every consumer is done with the stage
-  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  const int wg = threadIdx.x / 128, wg_tid = threadIdx.x % 128;
   const unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
 
   const int row_tiles = gemm::ceil_div(M, BM), cols = gemm::ceil_div(N, BN);
@@ -266,7 +267,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 
   if (wg == 0) {  // producer: one thread issues every copy
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-    if (tid == 0) {
+    if (wg_tid == 0) {
       int it = 0;  // k-tiles issued by this block so far: stage it % STAGES, round it / STAGES
       for (int unit = cluster; unit < units; unit += clusters) {
         int row, col;
@@ -276,6 +277,8 @@ __global__ void __launch_bounds__(THREADS, 1)
         const int k0 = unit % splits * k_chunk, k1 = min(K, k0 + k_chunk);
         for (int k = k0; k < k1; k += BK, ++it) {
           const int s = it % STAGES;
+          // Round r = it / STAGES of stage s may start once round r - 1 was released: the
+          // empty barrier's phase r - 1, whose parity is (r - 1) & 1 = (r + 1) & 1.
           if (it >= STAGES) mbar_wait(empty + 8 * s, (it / STAGES + 1) & 1);
           mbar_expect_bytes(full + 8 * s, A_BYTES + B_BYTES);
           tma_load(smem_u32(As + s * A_BYTES), &map_a, k, row, full + 8 * s);
@@ -290,16 +293,16 @@ __global__ void __launch_bounds__(THREADS, 1)
         }
       }
     }
-    __syncwarp();
+    __syncwarp();  // lanes 1-31 wait for lane 0: the warp meets the .aligned cluster barrier whole
   } else {  // consumers: warpgroup 1 rows 0-63 of the tile, warpgroup 2 rows 64-127
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-    float d[BN / 2];
+    float acc[BN / 2];
     int it = 0;
     // Frees a stage: one thread per consumer warpgroup arrives on it in every block of the cluster.
     auto release = [&](int s) {
-      if (CLUSTER == 1 && !RELEASE_CLUSTER && tid == 0) mbar_arrive(empty + 8 * s);
-      if ((CLUSTER > 1 || RELEASE_CLUSTER) && tid < CLUSTER)
-        mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, tid);
+      if (CLUSTER == 1 && !RELEASE_CLUSTER && wg_tid == 0) mbar_arrive(empty + 8 * s);
+      if ((CLUSTER > 1 || RELEASE_CLUSTER) && wg_tid < CLUSTER)
+        mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, wg_tid);
     };
     for (int unit = cluster; unit < units; unit += clusters) {
       int row, col;
@@ -316,9 +319,11 @@ __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk) {
           // A, K-major: 16 k = 32 bytes along the swizzled 128-byte row; 8-row groups 1024 B
-          // apart. B, N-major: 16 k = 16 rows of 128 bytes; 8-row groups 1024 B apart (stride),
-          // 64-column boxes BK * 128 B apart (leading).
-          wgmma<BN>(d, smem_desc(a + kk * 32, 16, 1024),
+          // apart (stride; the leading offset is unused for a swizzled K-major operand). B,
+          // MN-major: 16 k = 16 rows of 128 bytes; 8-row groups 1024 B apart (stride), 64-column
+          // boxes BK * 128 B apart (leading). The stages are 1024-byte aligned, so the swizzle
+          // pattern starts at each stage and a start moved along the row stays in step with it.
+          wgmma<BN>(acc, smem_desc(a + kk * 32, 16, 1024),
                     smem_desc(b + kk * 16 * 128, BK * 128, 1024), k > k0 || kk > 0);
         }
         wgmma_commit();
@@ -335,37 +340,37 @@ __global__ void __launch_bounds__(THREADS, 1)
         release((it - 1) % STAGES);
       }
 
-      const int warp = tid / 32, lane = tid % 32;
+      const int warp_id = wg_tid / 32, lane_id = wg_tid % 32;  // in the warpgroup
       if (TMA_STORE && store_c) {
         // 32 columns at a time: the warpgroup writes them to a free buffer, one thread hands the
-        // buffer to the copy engine and the warpgroup goes on while it is written to C.
+        // buffer to the TMA unit and the warpgroup goes on while it is written to C.
         const unsigned bufs = smem_u32(Cs + (wg - 1) * 2 * C_BUF_BYTES);
 #pragma unroll
         for (int q = 0; q < BN / C_CHUNK; ++q) {
           const unsigned buf = bufs + (q % 2) * C_BUF_BYTES;
-          if (tid == 0) tma_store_wait_read<1>();  // the store that used this buffer has read it
+          if (wg_tid == 0) tma_store_wait_read<1>();  // the store that used this buffer has read it
           warpgroup_sync(wg);
 #pragma unroll
           for (int jj = 0; jj < C_CHUNK / 8; ++jj)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
               // Row r of the buffer holds 8 chunks of 16 bytes; chunk x sits at x ^ (r % 8), the
-              // copy engine's 128-byte swizzle: a warp's 8 rows spread over all banks.
-              const int r = warp * 16 + 8 * h + lane / 4, x = 2 * jj + (lane % 4) / 2;
-              const unsigned at = buf + r * 128 + ((x ^ (r % 8)) * 16) + (lane % 2) * 8;
+              // TMA unit's 128-byte swizzle: a warp's 8 rows spread over all banks.
+              const int r = warp_id * 16 + 8 * h + lane_id / 4, x = 2 * jj + (lane_id % 4) / 2;
+              const unsigned at = buf + r * 128 + ((x ^ (r % 8)) * 16) + (lane_id % 2) * 8;
               const int j = q * (C_CHUNK / 8) + jj;
               asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at),
-                           "f"(alpha * d[4 * j + 2 * h]), "f"(alpha * d[4 * j + 2 * h + 1]));
+                           "f"(alpha * acc[4 * j + 2 * h]), "f"(alpha * acc[4 * j + 2 * h + 1]));
             }
-          // Generic-proxy writes that the copy engine (async proxy) reads need this fence.
+          // Generic-proxy writes that the TMA unit (async proxy) reads need this fence.
           asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
           warpgroup_sync(wg);
-          if (tid == 0) tma_store(&map_c, buf, col + q * C_CHUNK, row + (wg - 1) * 64);
+          if (wg_tid == 0) tma_store(&map_c, buf, col + q * C_CHUNK, row + (wg - 1) * 64);
         }
         continue;
       }
       // Epilogue straight from the accumulators: each lane holds column pairs of two rows.
-      const int r0 = row + (wg - 1) * 64 + warp * 16 + lane / 4, c0 = col + 2 * (lane % 4);
+      const int r0 = row + (wg - 1) * 64 + warp_id * 16 + lane_id / 4, c0 = col + 2 * (lane_id % 4);
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
@@ -373,7 +378,7 @@ __global__ void __launch_bounds__(THREADS, 1)
           const int r = r0 + 8 * h, c = c0 + 8 * j;
           if (r >= M || c >= N) continue;
           float* out = C + static_cast<std::size_t>(r) * N + c;
-          const float v0 = alpha * d[4 * j + 2 * h], v1 = alpha * d[4 * j + 2 * h + 1];
+          const float v0 = alpha * acc[4 * j + 2 * h], v1 = alpha * acc[4 * j + 2 * h + 1];
           if (splits > 1) {  // C already holds beta * C: add this K-chunk's part
             atomicAdd(out, v0);
             if (c + 1 < N) atomicAdd(out + 1, v1);
@@ -391,7 +396,8 @@ __global__ void __launch_bounds__(THREADS, 1)
           }
         }
     }
-    if (TMA_STORE && tid == 0) tma_store_wait_read<0>();  // C's last buffers are read
+    // Shared memory must outlive the stores: wait until the TMA unit has read the last buffers.
+    if (TMA_STORE && wg_tid == 0) tma_store_wait_read<0>();
   }
   // No block may leave while a peer can still copy into its shared memory or arrive on its
   // barriers.
@@ -417,7 +423,10 @@ using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, 
                                  CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
 // What the current GPU offers chapter 10, asked once per device: the sm_90a kernel, the driver's
-// cuTensorMapEncodeTiled (through the runtime, so the program does not link libcuda).
+// cuTensorMapEncodeTiled (through the runtime, so the program does not link libcuda). The first
+// call on a device launches a probe and waits for it (a device-wide synchronization, so not
+// inside a stream capture); the cache is not guarded for calls from several host threads.
+constexpr int MAX_DEVICES = 64;
 struct Hopper {
   bool ok = false;
   std::string why;  // when not ok: one sentence
@@ -425,11 +434,17 @@ struct Hopper {
   int sms = 0;
 };
 inline const Hopper& hopper(cudaError_t& err) {
-  static Hopper cache[64];
-  static bool asked[64] = {};
+  static Hopper cache[MAX_DEVICES];
+  static bool asked[MAX_DEVICES] = {};
+  static Hopper too_many;
   int device = 0;
   err = cudaGetDevice(&device);
-  if (err || device < 0 || device >= 64) return cache[0];
+  if (err) return cache[0];
+  if (device < 0 || device >= MAX_DEVICES) {
+    too_many.why = "10_wgmma_tma handles device ordinals below " + std::to_string(MAX_DEVICES) +
+                   "; this is device " + std::to_string(device);
+    return too_many;
+  }
   Hopper& h = cache[device];
   if (asked[device]) return h;
   cudaDeviceProp prop{};
@@ -492,7 +507,7 @@ inline int k_splits(long long tiles, int K, int sms) {
 }
 
 // PERSISTENT: as many blocks as fit on the GPU, each looping over tiles; otherwise one block per
-// tile. TMA_STORE: C through shared memory and the copy engine where it can (beta 0, C 16-byte
+// tile. TMA_STORE: C through shared memory and the TMA unit where it can (beta 0, C 16-byte
 // aligned, K not split); otherwise straight from the registers. SPLIT_K: the rule above.
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
           bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
@@ -537,10 +552,10 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
   config.numAttrs = 1;
   // Asked once per instantiation (and device): the shared-memory opt-in and how many clusters
   // fit on the GPU at once.
-  static int resident[64] = {};
+  static int resident[MAX_DEVICES] = {};
   int device = 0;
-  if ((err = cudaGetDevice(&device))) return err;
-  if (device < 64 && resident[device] == 0) {
+  if ((err = cudaGetDevice(&device))) return err;  // below MAX_DEVICES: hopper() said ok
+  if (resident[device] == 0) {
     if ((err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(smem))))
       return err;
@@ -548,7 +563,7 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
     if ((err = cudaOccupancyMaxActiveClusters(&resident[device], kernel, &config))) return err;
     if (resident[device] == 0) return cudaErrorLaunchOutOfResources;
   }
-  const int clusters_fit = resident[device < 64 ? device : 0];
+  const int clusters_fit = resident[device];
 
   const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
   const int splits = SPLIT_K ? k_splits(tiles, K, gpu.sms) : 1;

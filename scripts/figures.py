@@ -305,7 +305,7 @@ FAMILIES = [
       f"constexpr int THREADS = {WG_THREADS};",
       f"constexpr int C_CHUNK = {WG_C_CHUNK}, C_BUF_BYTES = 64 * C_CHUNK * 4;",
       "constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;",
-      "const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;",
+      "const int wg = threadIdx.x / 128, wg_tid = threadIdx.x % 128;",
       "mbar_init(full + 8 * s, 1);", "mbar_init(empty + 8 * s, 2 * CLUSTER);",
       f"setmaxnreg.dec.sync.aligned.u32 {WG_PRODUCER_REGS};",
       f"setmaxnreg.inc.sync.aligned.u32 {WG_CONSUMER_REGS};",
@@ -320,17 +320,17 @@ FAMILIES = [
       "const unsigned a = smem_u32(As + s * A_BYTES + (wg - 1) * 64 * 128);",
       "for (int kk = 0; kk < BK / 16; ++kk) {",
       "if (WAIT_PREVIOUS) { wgmma_wait<1>(); if (k > k0) release((it - 1) % STAGES); }",
-      "if ((CLUSTER > 1 || RELEASE_CLUSTER) && tid < CLUSTER) "
-      "mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, tid);",
+      "if ((CLUSTER > 1 || RELEASE_CLUSTER) && wg_tid < CLUSTER) "
+      "mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, wg_tid);",
       "const int per_group = GROUP * cols, first = unit / per_group * GROUP;",
       "const int rows = min(unit_rows - first, GROUP), in_group = unit % per_group;",
       "row = first + in_group % rows; col = in_group / rows;",
       "const unsigned bufs = smem_u32(Cs + (wg - 1) * 2 * C_BUF_BYTES);",
       "for (int q = 0; q < BN / C_CHUNK; ++q) {",
       "const unsigned buf = bufs + (q % 2) * C_BUF_BYTES;",
-      "if (tid == 0) tma_store_wait_read<1>();",
-      "const unsigned at = buf + r * 128 + ((x ^ (r % 8)) * 16) + (lane % 2) * 8;",
-      "if (tid == 0) tma_store(&map_c, buf, col + q * C_CHUNK, row + (wg - 1) * 64);",
+      "if (wg_tid == 0) tma_store_wait_read<1>();",
+      "const unsigned at = buf + r * 128 + ((x ^ (r % 8)) * 16) + (lane_id % 2) * 8;",
+      "if (wg_tid == 0) tma_store(&map_c, buf, col + q * C_CHUNK, row + (wg - 1) * 64);",
       "return 1024 + std::size_t(STAGES) * (BM + BN) * BK * sizeof(__half) + "
       "(TMA_STORE ? 2 * 2 * C_BUF_BYTES : 0) + 2 * STAGES * 8;"],
      []),
@@ -1825,7 +1825,7 @@ def draw_wgmma_tma(name, rec, plt):
                     arrowprops=dict(arrowstyle="-|>", color=colour, lw=lw, shrinkA=0,
                                     shrinkB=0, mutation_scale=9, **kw))
 
-    text(500, 112, "Over 09: the copy engine (TMA) moves whole tiles into 128-byte-swizzled "
+    text(500, 112, "Over 09: the TMA unit moves whole tiles into 128-byte-swizzled "
          "shared memory, and mbarriers replace __syncthreads; wgmma.mma_async\nreads A and B "
          "straight from shared memory (no ldmatrix); warp-specialised warpgroups; persistent "
          "blocks in clusters that share B through multicast", ha="center", fontsize=9,
@@ -2045,10 +2045,10 @@ def draw_wgmma_tma(name, rec, plt):
              fontsize=7.5)
         text(20, ey + 178,
              f"Per chunk q = 0 .. {nq - 1}: thread 0 waits (cp.async.bulk.wait_group.read 1) "
-             f"until buffer q % 2 has been read\nby its last store; the 128 threads write "
-             f"their {CC} columns (st.shared.v2.f32); fence.proxy.async hands them to\nthe copy "
-             f"engine; bar.sync; thread 0 issues the TMA store ({kb(epi['buf_bytes'])}), and "
-             f"the warpgroup goes on to chunk\nq + 1 in the other buffer while the copy engine "
+             f"until buffer q % 2 has been read\nby its last store; bar.sync; the 128 threads "
+             f"write their {CC} columns (st.shared.v2.f32); fence.proxy.async hands them to\nthe "
+             f"TMA unit; bar.sync; thread 0 issues the TMA store ({kb(epi['buf_bytes'])}), and "
+             f"the warpgroup goes on to chunk\nq + 1 in the other buffer while the TMA unit "
              f"writes chunk q to C.", fontsize=8)
     else:
         title(20, ey, "(d) The epilogue (TMA_STORE = false): each lane stores its "
