@@ -16,7 +16,8 @@ struct AlphaBeta {
 
 // Every launcher must compute every shape. 1x1x1, odd sizes, sizes around 32/64/128-wide tile
 // edges, K = 0 and K below the k-tile, tall-skinny and short-wide, a matrix-vector product,
-// 1000-ish, 4096 +- 1, one big square and one taller than a grid. Some keep K and N multiples of 4
+// 1000-ish, 4096 +- 1, one big square and one taller than a grid, and two with more tiles than
+// blocks fit on the GPU at once. Some keep K and N multiples of 4
 // or 8 so that the 16-byte paths run them too (on aligned buffers).
 const Shape kShapes[] = {
     {1, 1, 1},
@@ -49,6 +50,10 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (10) loop over
+    // several: one k-tile (K = 8), and a few with edges everywhere.
+    {4096, 4096, 8},
+    {3000, 2056, 200},
 };
 
 // Small shapes get every pair; large ones the plain product and one general pair.
