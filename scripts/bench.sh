@@ -8,8 +8,9 @@
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 1024, 2048, 3000 and
 #                                        4096 still run)
 #   writes results/<gpu>/: bench.csv, bench.log, machine.csv, mma_peak.csv, ncu_4096.csv,
-#   ncu_4095.csv (the element path, for the READMEs that profile it), wgmma_8192.csv (10's
-#   variants at 8192, Hopper only), sass_summary.txt, ptxas.txt, *.png
+#   ncu_4095.csv (the element path, for the READMEs that profile it), the drivers' runs the
+#   READMEs ask for (wgmma_8192.csv: 10's variants at 8192, Hopper only), sass_summary.txt,
+#   ptxas.txt, *.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -38,13 +39,18 @@ rm -f "$out/rasterization.csv"
 "$build/bench/rasterization" --sizes 2048,4096,8192 --variant all --csv "$out/rasterization.csv" \
   > "$out/rasterization.log" 2>&1 || { cat "$out/rasterization.log"; exit 1; }
 
-# 10's variants at 8192 as well, where the order of the tiles matters (10_wgmma_tma/README.md);
-# 10 runs on Hopper (compute capability 9.0) only.
-rm -f "$out/wgmma_8192.csv"
-if [ "$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d ' ')" = 9.0 ]; then
-  "$build/10_wgmma_tma/10_wgmma_tma" --size 8192 --variant all --csv "$out/wgmma_8192.csv" \
-    > "$out/wgmma_8192.log" 2>&1 || { cat "$out/wgmma_8192.log"; exit 1; }
-fi
+# The chapter drivers' own runs that READMEs ask for (`variants ... csv=FILE`: 10's variants at
+# 8192); a driver that refuses this GPU (10 off Hopper) says so and is left out.
+python3 scripts/summarize.py --driver-runs | while read -r c n f; do
+  rm -f "$out/$f"
+  rc=0
+  "$build/$c/$c" --size "$n" --variant all --csv "$out/$f" > "$out/${f%.csv}.log" 2>&1 || rc=$?
+  if [ $rc -eq 2 ]; then
+    echo "$c refused this GPU: $(tail -n 1 "$out/${f%.csv}.log")"; rm -f "$out/$f"
+  elif [ $rc -ne 0 ]; then
+    cat "$out/${f%.csv}.log"; exit 1
+  fi
+done
 
 # The mma.sync ceiling of this GPU (bench/mma_peak.cu), for 09_mma_sync's README.
 "$build/bench/mma_peak" --csv "$out/mma_peak.csv" > "$out/mma_peak.log" 2>&1 ||

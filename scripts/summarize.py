@@ -11,6 +11,8 @@
   summarize.py --ncu-targets [SIZE]   the kernels the READMEs' profiler tables at SIZE (4096)
                                 need, one per line
   summarize.py --one-default-per-precision DIR   PRECISION:CHAPTER:VARIANT, one per precision
+  summarize.py --driver-runs    CHAPTER SIZE FILE for each `variants ... csv=FILE` section: the
+                                chapter driver's --variant all run scripts/bench.sh makes
 
 A generated section of a README sits between
     <!-- generated: KIND key=value ... -->   and   <!-- end generated -->
@@ -525,6 +527,20 @@ def ncu_targets(size=NCU_SIZE):
     return targets
 
 
+def driver_runs():
+    """The chapter drivers' own runs the READMEs' `variants ... csv=F` sections read:
+    (chapter, size, F) for scripts/bench.sh to make."""
+    runs = []
+    for rel, chapter in readme_files():
+        for m in MARK.finditer(open(os.path.join(ROOT, rel)).read()):
+            args = parse_args(m.group(3)) if m.group(2) == "variants" else {}
+            if chapter and "csv" in args:
+                run = (chapter, int(args.get("sizes", "4096").split(",")[0]), args["csv"])
+                if run not in runs:
+                    runs.append(run)
+    return runs
+
+
 # ---------------------------------------------------------------------------------------------
 # results/README.md (or DIR/README.md for another GPU)
 def header(rows):
@@ -750,6 +766,8 @@ def main(argv):
             for r in run.defaults(ch, max(run.sizes())):
                 last[r["precision"]] = f"{r['precision']}:{ch}:{r['variant']}"
         print("\n".join(last.values()))
+    elif len(argv) == 2 and argv[1] == "--driver-runs":
+        print("\n".join(f"{c} {n} {csv_name}" for c, n, csv_name in driver_runs()))
     elif len(argv) in (2, 3) and argv[1] == "--ncu-targets":
         print("\n".join(ncu_targets(int(argv[2]) if len(argv) == 3 else NCU_SIZE)))
     elif len(argv) == 2 and argv[1].endswith(".csv"):
