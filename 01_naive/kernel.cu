@@ -11,8 +11,8 @@ namespace ch01 {
 // threads of a warp read 32 consecutive floats of one row of B (one 128-byte line) and write 32
 // consecutive floats of C, while they all read the same element of A (a broadcast).
 template <int BM, int BN>
-__global__ void sgemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B,
-                             float beta, float* C) {
+__global__ void gemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B,
+                            float beta, float* C) {
   const int row = blockIdx.y * BM + threadIdx.y;
   const int col = blockIdx.x * BN + threadIdx.x;
   if (row >= M || col >= N) return;
@@ -24,22 +24,23 @@ __global__ void sgemm_kernel(int M, int N, int K, float alpha, const float* A, c
 }
 
 template <int BM, int BN>
-cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
-                         float beta, float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
+                        float beta, float* C, cudaStream_t stream,
+                        gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
   const dim3 block(BN, BM);
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
     const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM));
-    sgemm_kernel<BM, BN><<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K,
-                                                     B, beta, C + std::size_t(row0) * N);
+    gemm_kernel<BM, BN><<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B,
+                                                    beta, C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }
 
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
-  return sgemm_launch<8, 32>(M, N, K, alpha, A, B, beta, C, stream);
+  return gemm_launch<8, 32>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 }  // namespace ch01

@@ -11,8 +11,8 @@ namespace ch02 {
 // 01: the tile loads are coalesced, Bs[k][tx] is read by a warp from 32 consecutive banks and
 // As[ty][k] is one broadcast, so the inner loop has no bank conflicts.
 template <int TILE>
-__global__ void sgemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B,
-                             float beta, float* C) {
+__global__ void gemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B,
+                            float beta, float* C) {
   __shared__ float As[TILE][TILE];
   __shared__ float Bs[TILE][TILE];
   const int ty = threadIdx.y, tx = threadIdx.x;
@@ -35,15 +35,16 @@ __global__ void sgemm_kernel(int M, int N, int K, float alpha, const float* A, c
 }
 
 template <int TILE>
-cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
-                         float beta, float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
+                        float beta, float* C, cudaStream_t stream,
+                        gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
   const dim3 block(TILE, TILE);
   return gemm::for_each_row_slice(M, TILE, [&](int row0, int rows) {
     const dim3 grid(gemm::ceil_div(N, TILE), gemm::ceil_div(rows, TILE));
-    sgemm_kernel<TILE><<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B,
-                                                   beta, C + std::size_t(row0) * N);
+    gemm_kernel<TILE><<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B,
+                                                  beta, C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }
@@ -51,7 +52,7 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
 // TILE 32 was the fastest of 8/16/32 on the H200 (see README.md).
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
-  return sgemm_launch<32>(M, N, K, alpha, A, B, beta, C, stream);
+  return gemm_launch<32>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 }  // namespace ch02

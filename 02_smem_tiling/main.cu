@@ -1,11 +1,12 @@
-// Driver for 02_smem_tiling: TILE 32 (the default), 16 and 8, seed 001's sweep (--variant all).
+// 02_smem_tiling's driver: TILE 32 (the default), 16 and 8, post 001's sweep (--variant all).
+// The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
 #include "kernel.cu"
 
 namespace ch02 {
 // The first variant is the one ch02::sgemm runs; --variant all runs every one.
-inline std::vector<gemm::Variant> variants() {
+std::vector<gemm::Variant> variants() {
   return {
       GEMM_SQUARE_TILE(32),
       GEMM_SQUARE_TILE(16),
@@ -13,5 +14,3 @@ inline std::vector<gemm::Variant> variants() {
   };
 }
 }  // namespace ch02
-
-GEMM_CHAPTER_MAIN("02_smem_tiling", ch02)

@@ -1,12 +1,13 @@
-// Driver for 03_register_tiling: seed 002's 128x128x16 (default) and seed 000's two
-// configurations, 64x64x8 with 4x4 per thread and 128x128x8 with 8x8 per thread (--variant all).
+// 03_register_tiling's driver: post 002's 128x128x16 (default) and post 000's two configurations,
+// 64x64x8 with 4x4 per thread and 128x128x8 with 8x8 per thread (--variant all).
+// The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
 #include "kernel.cu"
 
 namespace ch03 {
 // The first variant is the one ch03::sgemm runs; --variant all runs every one.
-inline std::vector<gemm::Variant> variants() {
+std::vector<gemm::Variant> variants() {
   return {
       GEMM_THREAD_TILE(128, 128, 16, 8, 8),
       GEMM_THREAD_TILE(64, 64, 8, 4, 4),
@@ -14,5 +15,3 @@ inline std::vector<gemm::Variant> variants() {
   };
 }
 }  // namespace ch03
-
-GEMM_CHAPTER_MAIN("03_register_tiling", ch03)

@@ -17,8 +17,8 @@ namespace ch04 {
 // one float per access, which any K, N and 4-byte aligned A, B, C allow.
 template <int BM, int BN, int BK, int TM, int TN, bool WIDE>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
-    sgemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-                 float* C) {
+    gemm_kernel(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                float* C) {
   constexpr int NUM_THREADS = (BM / TM) * (BN / TN);
   constexpr int A_VECS = BM * BK / 4, B_VECS = BK * BN / 4;  // float4s per tile
   constexpr int A_PASSES = gemm::ceil_div(A_VECS, NUM_THREADS);
@@ -105,13 +105,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2)
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
-cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
-                         float beta, float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
+                        float beta, float* C, cudaStream_t stream,
+                        gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
   const dim3 block((BM / TM) * (BN / TN));
-  auto kernel = sgemm_kernel<BM, BN, BK, TM, TN, false>;
-  if (gemm::wide_access(4, K, N, A, B, C)) kernel = sgemm_kernel<BM, BN, BK, TM, TN, true>;
+  auto kernel = gemm_kernel<BM, BN, BK, TM, TN, false>;
+  if (gemm::wide_access(4, K, N, A, B, C, info)) kernel = gemm_kernel<BM, BN, BK, TM, TN, true>;
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
     const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM));
     kernel<<<grid, block, 0, stream>>>(rows, N, K, alpha, A + std::size_t(row0) * K, B, beta,
@@ -123,7 +124,7 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
 // Seed 002's baseline: 128x128 block tile, BK 16, 8x8 per thread, 256 threads.
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
-  return sgemm_launch<128, 128, 16, 8, 8>(M, N, K, alpha, A, B, beta, C, stream);
+  return gemm_launch<128, 128, 16, 8, 8>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 }  // namespace ch04

@@ -1,11 +1,12 @@
-// Driver for 05_swizzle: the same three tile configurations as 03 (--variant all).
+// 05_swizzle's driver: the same three tile configurations as 03 (--variant all).
+// The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
 #include "kernel.cu"
 
 namespace ch05 {
 // The first variant is the one ch05::sgemm runs; --variant all runs every one.
-inline std::vector<gemm::Variant> variants() {
+std::vector<gemm::Variant> variants() {
   return {
       GEMM_THREAD_TILE(128, 128, 16, 8, 8),
       GEMM_THREAD_TILE(64, 64, 8, 4, 4),
@@ -13,5 +14,3 @@ inline std::vector<gemm::Variant> variants() {
   };
 }
 }  // namespace ch05
-
-GEMM_CHAPTER_MAIN("05_swizzle", ch05)

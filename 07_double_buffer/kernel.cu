@@ -7,8 +7,7 @@
 // occupancy unchanged. Split K: a small C's time down by up to the number of splits.
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
-
-#include <algorithm>
+#include "split_k.cuh"
 
 namespace ch07 {
 
@@ -33,14 +32,14 @@ __device__ __forceinline__ int swizzle(int k, int m) {
 // thread_col*4 + j*(BN/TN) .. +3 of it (at 128x128 8x8: thread_col*4 and 64 + thread_col*4).
 // WIDE, chosen by the launcher: 16-byte global loads and stores; otherwise the same kernel moves
 // one float per access, which any K, N and 4-byte aligned A, B, C allow.
-// OVERLAP: where each k-tile's barrier goes (0: after its last step; 1: before the last step's
-// FMAs) and whether fragments are double-buffered in registers (2). Split K (gridDim.z > 1):
-// block z takes k in [z * k_chunk, (z + 1) * k_chunk) and adds alpha * its sum into C, which the
-// launcher has already scaled by beta.
-template <int BM, int BN, int BK, int TM, int TN, int OVERLAP, bool WIDE>
+// EARLY_BARRIER: each k-tile's barrier comes before its last step's FMAs (else after them).
+// FRAG_BUFS 2: fragments double-buffered in registers, step k+1's read while step k's FMAs run.
+// Split K (gridDim.z > 1): block z takes k in [z * k_chunk, (z + 1) * k_chunk) and adds alpha *
+// its sum into C, which the launcher has already scaled by beta.
+template <int BM, int BN, int BK, int TM, int TN, bool EARLY_BARRIER, int FRAG_BUFS, bool WIDE>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), blocks_per_sm(TM, TN))
-    sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float* A, const float* B,
-                 float beta, float* C) {
+    gemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float* A, const float* B,
+                float beta, float* C) {
   constexpr int NUM_THREADS = (BM / TM) * (BN / TN);
   constexpr int A_VECS = BM * BK / 4, B_VECS = BK * BN / 4;  // float4s per tile
   constexpr int A_PASSES = gemm::ceil_div(A_VECS, NUM_THREADS);
@@ -103,10 +102,9 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), blocks_per_sm(TM, TN))
     }
   };
 
-  // Fragments of A and B for one step k; with OVERLAP 2, two sets: step k+1's are read from shared
-  // memory while step k's FMAs run.
-  constexpr int FRAGS = OVERLAP == 2 ? 2 : 1;
-  float a_frag[FRAGS][TM], b_frag[FRAGS][TN];
+  // Fragments of A and B for one step k; with FRAG_BUFS 2, two sets: step k+1's are read from
+  // shared memory while step k's FMAs run.
+  float a_frag[FRAG_BUFS][TM], b_frag[FRAG_BUFS][TN];
   const auto load_frags = [&](int buf, int stage, int k) {
 #pragma unroll
     for (int i = 0; i < TM; i += 4) {  // A column: a row of As_T, TM/4 float4 loads.
@@ -132,20 +130,21 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), blocks_per_sm(TM, TN))
   load_tile(k_begin);
   store_tile(0);
   __syncthreads();
-  if (OVERLAP == 2) load_frags(0, 0, 0);
+  if (FRAG_BUFS == 2) load_frags(0, 0, 0);
   for (int k0 = k_begin, stage = 0; k0 < k_end; k0 += BK, stage ^= 1) {
     const bool has_next = k0 + BK < k_end;
     if (has_next) load_tile(k0 + BK);  // issued now, waited for only in store_tile
 
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
-      if (OVERLAP < 2) load_frags(0, stage, k);
-      // OVERLAP >= 1: the barrier comes before the last step's FMAs, whose fragments are already
+      if (FRAG_BUFS == 1) load_frags(0, stage, k);
+      // EARLY_BARRIER: the barrier comes before the last step's FMAs, whose fragments are already
       // in registers, so a warp leaving it has FMAs to issue at once.
-      if (OVERLAP >= 1 && k == BK - 1) publish_next(has_next, stage);
-      if (OVERLAP == 2 && k + 1 < BK) load_frags((k + 1) % 2, stage, k + 1);
-      if (OVERLAP == 2 && k + 1 == BK && has_next) load_frags((k + 1) % 2, stage ^ 1, 0);
-      const int buf = OVERLAP == 2 ? k % 2 : 0;
+      if (EARLY_BARRIER && k == BK - 1) publish_next(has_next, stage);
+      if (FRAG_BUFS == 2 && k + 1 < BK) load_frags((k + 1) % 2, stage, k + 1);
+      if (FRAG_BUFS == 2 && k + 1 == BK && has_next && EARLY_BARRIER)
+        load_frags((k + 1) % 2, stage ^ 1, 0);
+      const int buf = FRAG_BUFS == 2 ? k % 2 : 0;
       // j outer, i inner: the order changes ptxas's register allocation and schedule, not the
       // arithmetic. It is the same in 03-07, so that no diff between chapters carries it.
 #pragma unroll
@@ -154,7 +153,10 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), blocks_per_sm(TM, TN))
         for (int i = 0; i < TM; ++i)
           acc[i][j] += a_frag[buf][i] * b_frag[buf][j];
     }
-    if (OVERLAP == 0) publish_next(has_next, stage);
+    if (!EARLY_BARRIER) {
+      publish_next(has_next, stage);
+      if (FRAG_BUFS == 2 && has_next) load_frags(0, stage ^ 1, 0);
+    }
   }
 
 #pragma unroll
@@ -174,51 +176,25 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), blocks_per_sm(TM, TN))
   }
 }
 
-// C = beta * C, ahead of the blocks of a split K that add into it (beta == 0: C is not read).
-__global__ void scale_kernel(long long count, float beta, float* C) {
-  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i < count) C[i] = beta == 0.0f ? 0.0f : beta * C[i];
-}
-
-// The rule for small problems: a C of at most half as many tiles as the GPU holds blocks at once
-// would leave SMs idle, so each tile's K is split among resident_blocks / tiles blocks, in chunks
-// of at least 128 values of k (the last chunk takes what is left), which add their sums into C.
-inline int k_splits(int tiles, int K, int resident_blocks) {
-  return std::max(1, std::min(resident_blocks / std::max(tiles, 1), K / 128));
-}
-
-template <int BM, int BN, int BK, int TM, int TN, int OVERLAP = 1, bool SPLIT_K = true>
-cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
-                         float beta, float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+template <int BM, int BN, int BK, int TM, int TN, bool EARLY_BARRIER = true, int FRAG_BUFS = 1,
+          bool SPLIT_K = true>
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const float* A, const float* B,
+                        float beta, float* C, cudaStream_t stream,
+                        gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  int splits = 1;
-  if (SPLIT_K) {
-    int device = 0, sms = 0;
-    if (cudaError_t err = cudaGetDevice(&device)) return err;
-    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
-      return err;
-    const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
-    splits = k_splits(static_cast<int>(std::min<long long>(tiles, INT_MAX)), K,
-                      sms * blocks_per_sm(TM, TN));
-  }
-  // k_chunk: a multiple of BK, so that every split but the last starts a row of A 16-byte aligned.
-  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
-  if (splits > 1) {
-    splits = gemm::ceil_div(K, k_chunk);
-    const long long count = static_cast<long long>(M) * N;
-    if (beta != 1.0f)
-      scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count, beta, C);
-    if (cudaError_t err = cudaGetLastError()) return err;
-  }
-  gemm::k_splits_launched() = splits;
+  gemm::SplitK split;
+  if (cudaError_t err = gemm::split_k(M, N, K, BM, BN, BK, SPLIT_K ? blocks_per_sm(TM, TN) : 0,
+                                      beta, C, stream, split, info))
+    return err;
   const dim3 block((BM / TM) * (BN / TN));
-  auto kernel = sgemm_kernel<BM, BN, BK, TM, TN, OVERLAP, false>;
-  if (gemm::wide_access(4, K, N, A, B, C)) kernel = sgemm_kernel<BM, BN, BK, TM, TN, OVERLAP, true>;
+  auto kernel = gemm_kernel<BM, BN, BK, TM, TN, EARLY_BARRIER, FRAG_BUFS, false>;
+  if (gemm::wide_access(4, K, N, A, B, C, info))
+    kernel = gemm_kernel<BM, BN, BK, TM, TN, EARLY_BARRIER, FRAG_BUFS, true>;
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
-    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), splits);
-    kernel<<<grid, block, 0, stream>>>(rows, N, K, k_chunk, alpha, A + std::size_t(row0) * K, B,
-                                       beta, C + std::size_t(row0) * N);
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), split.splits);
+    kernel<<<grid, block, 0, stream>>>(rows, N, K, split.k_chunk, alpha, A + std::size_t(row0) * K,
+                                       B, beta, C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }
@@ -227,7 +203,7 @@ cudaError_t sgemm_launch(int M, int N, int K, float alpha, const float* A, const
 // tile is faster at 4096 but much slower at 3000 (README.md measures each variant).
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
-  return sgemm_launch<128, 128, 8, 8, 8>(M, N, K, alpha, A, B, beta, C, stream);
+  return gemm_launch<128, 128, 8, 8, 8>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 }  // namespace ch07

@@ -7,11 +7,11 @@
 // (Hopper: 8x in TF32, 16x with FP16 inputs), as far as WMMA and shared memory can feed them.
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
+#include "split_k.cuh"
 
 #include <cuda_fp16.h>
 #include <mma.h>
 
-#include <algorithm>
 #include <type_traits>
 
 namespace ch08 {
@@ -49,11 +49,12 @@ __device__ __forceinline__ void load_fragment(Frag& f, const T* p, int ld) {
 // accumulator fragments.
 // WIDE, chosen by the launcher: 16-byte global loads and stores; otherwise the same kernel moves
 // one element per access, which any K, N and element-aligned A, B, C allow.
-// OVERLAP: where each k-tile's barrier goes (0: after its last step; 1: before the last step's
-// MMAs) and whether fragments are double-buffered in registers (2). Split K (gridDim.z > 1):
-// block z takes k in [z * k_chunk, (z + 1) * k_chunk) and adds alpha * its sum into C, which the
-// launcher has already scaled by beta.
-template <class T, int BM, int BN, int BK, int WM, int WN, int OVERLAP, bool PTX_LOAD, bool WIDE>
+// EARLY_BARRIER: each k-tile's barrier comes before its last step's MMAs (else after them).
+// FRAG_BUFS 2: fragments double-buffered in registers, step k+1's read while step k's MMAs run.
+// Split K (gridDim.z > 1): block z takes k in [z * k_chunk, (z + 1) * k_chunk) and adds alpha *
+// its sum into C, which the launcher has already scaled by beta.
+template <class T, int BM, int BN, int BK, int WM, int WN, bool EARLY_BARRIER, int FRAG_BUFS,
+          bool PTX_LOAD, bool WIDE>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, blocks_per_sm((BM / WM) * (BN / WN)))
     gemm_kernel(int M, int N, int K, int k_chunk, float alpha, const T* A, const T* B, float beta,
                 float* C) {
@@ -122,12 +123,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, blocks_per_sm((BM 
     }
   };
 
-  // Fragments of A and B for one step k; with OVERLAP 2, two sets: step k+1's are read from shared
-  // memory while step k's MMAs run.
-  constexpr int FRAGS = OVERLAP == 2 ? 2 : 1;
+  // Fragments of A and B for one step k; with FRAG_BUFS 2, two sets: step k+1's are read from
+  // shared memory while step k's MMAs run.
   using Prec = std::conditional_t<std::is_same_v<T, float>, wmma::precision::tf32, __half>;
-  wmma::fragment<wmma::matrix_a, 16, 16, MMA_K, Prec, wmma::row_major> a_frag[FRAGS][FM];
-  wmma::fragment<wmma::matrix_b, 16, 16, MMA_K, Prec, wmma::row_major> b_frag[FRAGS][FN];
+  wmma::fragment<wmma::matrix_a, 16, 16, MMA_K, Prec, wmma::row_major> a_frag[FRAG_BUFS][FM];
+  wmma::fragment<wmma::matrix_b, 16, 16, MMA_K, Prec, wmma::row_major> b_frag[FRAG_BUFS][FN];
   const auto load_frags = [&](int buf, int stage, int k) {
 #pragma unroll
     for (int i = 0; i < FM; ++i)  // 16 rows of A, MMA_K wide
@@ -147,21 +147,21 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, blocks_per_sm((BM 
   load_tile(k_begin);
   store_tile(0);
   __syncthreads();
-  if (OVERLAP == 2) load_frags(0, 0, 0);
+  if (FRAG_BUFS == 2) load_frags(0, 0, 0);
   for (int k0 = k_begin, stage = 0; k0 < k_end; k0 += BK, stage ^= 1) {
     const bool has_next = k0 + BK < k_end;
     if (has_next) load_tile(k0 + BK);  // issued now, waited for only in store_tile
 
 #pragma unroll
     for (int k = 0; k < BK; k += MMA_K) {
-      if (OVERLAP < 2) load_frags(0, stage, k);
-      // OVERLAP >= 1: the barrier comes before the last step's MMAs, whose fragments are already
+      if (FRAG_BUFS == 1) load_frags(0, stage, k);
+      // EARLY_BARRIER: the barrier comes before the last step's MMAs, whose fragments are already
       // in registers, so a warp leaving it has MMAs to issue at once.
-      if (OVERLAP >= 1 && k == BK - MMA_K) publish_next(has_next, stage);
-      if (OVERLAP == 2 && k + MMA_K < BK) load_frags((k / MMA_K + 1) % 2, stage, k + MMA_K);
-      if (OVERLAP == 2 && k + MMA_K == BK && has_next)
+      if (EARLY_BARRIER && k == BK - MMA_K) publish_next(has_next, stage);
+      if (FRAG_BUFS == 2 && k + MMA_K < BK) load_frags((k / MMA_K + 1) % 2, stage, k + MMA_K);
+      if (FRAG_BUFS == 2 && k + MMA_K == BK && has_next && EARLY_BARRIER)
         load_frags((k / MMA_K + 1) % 2, stage ^ 1, 0);
-      const int buf = OVERLAP == 2 ? k / MMA_K % 2 : 0;
+      const int buf = FRAG_BUFS == 2 ? k / MMA_K % 2 : 0;
       // j outer, i inner: the order changes ptxas's register allocation and schedule, not the
       // arithmetic. It is the same in 03-07, so that no diff between chapters carries it.
 #pragma unroll
@@ -170,7 +170,10 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, blocks_per_sm((BM 
         for (int i = 0; i < FM; ++i)
           wmma::mma_sync(acc[i][j], a_frag[buf][i], b_frag[buf][j], acc[i][j]);
     }
-    if (OVERLAP == 0) publish_next(has_next, stage);
+    if (!EARLY_BARRIER) {
+      publish_next(has_next, stage);
+      if (FRAG_BUFS == 2 && has_next) load_frags(0, stage ^ 1, 0);
+    }
   }
 
   // A fragment's element-to-lane map is opaque: each warp stores a fragment to its own 16x16
@@ -200,59 +203,32 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, blocks_per_sm((BM 
   }
 }
 
-// C = beta * C, ahead of the blocks of a split K that add into it (beta == 0: C is not read).
-__global__ void scale_kernel(long long count, float beta, float* C) {
-  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i < count) C[i] = beta == 0.0f ? 0.0f : beta * C[i];
-}
-
-// The rule for small problems: a C of at most half as many tiles as the GPU holds blocks at once
-// would leave SMs idle, so each tile's K is split among resident_blocks / tiles blocks, in chunks
-// of at least 128 values of k (the last chunk takes what is left), which add their sums into C.
-inline int k_splits(int tiles, int K, int resident_blocks) {
-  return std::max(1, std::min(resident_blocks / std::max(tiles, 1), K / 128));
-}
-
-template <class T, int BM, int BN, int BK, int WM, int WN, int OVERLAP = 0, bool SPLIT_K = true,
-          bool PTX_LOAD = true>
+template <class T, int BM, int BN, int BK, int WM, int WN, bool EARLY_BARRIER = false,
+          int FRAG_BUFS = 1, bool SPLIT_K = true, bool PTX_LOAD = true>
 cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B, float beta,
-                        float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+                        float* C, cudaStream_t stream, gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  int splits = 1;
-  if (SPLIT_K) {
-    int device = 0, sms = 0;
-    if (cudaError_t err = cudaGetDevice(&device)) return err;
-    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
-      return err;
-    const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
-    splits = k_splits(static_cast<int>(std::min<long long>(tiles, INT_MAX)), K,
-                      sms * blocks_per_sm((BM / WM) * (BN / WN)));
-  }
-  // k_chunk: a multiple of BK, so that every split but the last starts a row of A 16-byte aligned.
-  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
-  if (splits > 1) {
-    splits = gemm::ceil_div(K, k_chunk);
-    const long long count = static_cast<long long>(M) * N;
-    if (beta != 1.0f)
-      scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count, beta, C);
-    if (cudaError_t err = cudaGetLastError()) return err;
-  }
-  gemm::k_splits_launched() = splits;
+  gemm::SplitK split;
+  if (cudaError_t err =
+          gemm::split_k(M, N, K, BM, BN, BK, SPLIT_K ? blocks_per_sm((BM / WM) * (BN / WN)) : 0,
+                        beta, C, stream, split, info))
+    return err;
   const dim3 block((BM / WM) * (BN / WN) * 32);
-  auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, OVERLAP, PTX_LOAD, false>;
-  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C))
-    kernel = gemm_kernel<T, BM, BN, BK, WM, WN, OVERLAP, PTX_LOAD, true>;
+  auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, EARLY_BARRIER, FRAG_BUFS, PTX_LOAD, false>;
+  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C, info))
+    kernel = gemm_kernel<T, BM, BN, BK, WM, WN, EARLY_BARRIER, FRAG_BUFS, PTX_LOAD, true>;
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
-    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), splits);
-    kernel<<<grid, block, 0, stream>>>(rows, N, K, k_chunk, alpha, A + std::size_t(row0) * K, B,
-                                       beta, C + std::size_t(row0) * N);
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), split.splits);
+    kernel<<<grid, block, 0, stream>>>(rows, N, K, split.k_chunk, alpha, A + std::size_t(row0) * K,
+                                       B, beta, C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }
 
 // TF32 tensor cores for float A and B; 128x128 blocks of 4 warps, 64x64 per warp, the barrier
-// after each k-tile's last step (OVERLAP 0): the fastest in main.cu on the H200 (README.md).
+// after each k-tile's last step (EARLY_BARRIER false): the fastest in main.cu on the H200
+// (README.md).
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
   return gemm_launch<float, 128, 128, 16, 64, 64>(M, N, K, alpha, A, B, beta, C, stream);

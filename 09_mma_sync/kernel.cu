@@ -6,15 +6,12 @@
 // What should move: tensor-pipe utilization (ncu: sm__pipe_tensor_op_hmma_cycles_active) up,
 // instructions per MMA down, shared-load bank conflicts at zero, toward the mma.sync ceiling
 // (bench/mma_peak.cu).
-#ifndef CH09_KERNEL_CU  // 10_wgmma_tma includes it too, for what TMA cannot describe
-#define CH09_KERNEL_CU
-
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
+#include "split_k.cuh"
 
 #include <cuda_fp16.h>
 
-#include <algorithm>
 #include <type_traits>
 
 namespace ch09 {
@@ -321,76 +318,49 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     }
 }
 
-// C = beta * C, ahead of the blocks of a split K that add into it (beta == 0: C is not read).
-static __global__ void scale_kernel(long long count, float beta, float* C) {
-  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i < count) C[i] = beta == 0.0f ? 0.0f : beta * C[i];
-}
-
-// The rule for small problems: a C of at most half as many tiles as the GPU holds blocks at once
-// would leave SMs idle, so each tile's K is split among resident_blocks / tiles blocks, in chunks
-// of at least 128 values of k (the last chunk takes what is left), which add their sums into C.
-inline int k_splits(int tiles, int K, int resident_blocks) {
-  return std::max(1, std::min(resident_blocks / std::max(tiles, 1), K / 128));
-}
-
 template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, int FRAG_BUFS = 2,
           bool SWIZZLE = true, bool SPLIT_K = true>
 cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B, float beta,
-                        float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+                        float* C, cudaStream_t stream, gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
   constexpr std::size_t smem = smem_bytes<T, BM, BN, BK, STAGES>();
   constexpr int threads = (BM / WM) * (BN / WN) * 32;
   auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, false>;
-  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C))
+  if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C, info))
     kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, true>;
   // More than 48 KB of dynamic shared memory must be asked for.
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smem)))
     return err;
-  int splits = 1;
-  if (SPLIT_K) {
-    int device = 0, sms = 0, per_sm = 0;
-    if (cudaError_t err = cudaGetDevice(&device)) return err;
-    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
-      return err;
+  int per_sm = 0;  // split K asks how many blocks fit on an SM: the shared memory decides
+  if (SPLIT_K)
     if (cudaError_t err =
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem))
       return err;
-    const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
-    splits = k_splits(static_cast<int>(std::min<long long>(tiles, INT_MAX)), K, sms * per_sm);
-  }
-  // k_chunk: a multiple of BK, so that every split but the last starts a row of A 16-byte aligned.
-  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
-  if (splits > 1) {
-    splits = gemm::ceil_div(K, k_chunk);
-    const long long count = static_cast<long long>(M) * N;
-    if (beta != 1.0f)
-      scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count, beta, C);
-    if (cudaError_t err = cudaGetLastError()) return err;
-  }
-  gemm::k_splits_launched() = splits;
+  gemm::SplitK split;
+  if (cudaError_t err =
+          gemm::split_k(M, N, K, BM, BN, BK, SPLIT_K ? per_sm : 0, beta, C, stream, split, info))
+    return err;
   return gemm::for_each_row_slice(M, BM, [&](int row0, int rows) {
-    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), splits);
-    kernel<<<grid, threads, smem, stream>>>(rows, N, K, k_chunk, alpha, A + std::size_t(row0) * K,
-                                            B, beta, C + std::size_t(row0) * N);
+    const dim3 grid(gemm::ceil_div(N, BN), gemm::ceil_div(rows, BM), split.splits);
+    kernel<<<grid, threads, smem, stream>>>(rows, N, K, split.k_chunk, alpha,
+                                            A + std::size_t(row0) * K, B, beta,
+                                            C + std::size_t(row0) * N);
     return cudaGetLastError();
   });
 }
 
 // TF32 tensor cores for float A and B (README.md measures each shape in main.cu).
-inline cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
   return gemm_launch<float, 128, 128, 32, 64, 64, 3>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 // FP16 A and B, FP32 accumulators and C.
-inline cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
+cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
                   float* C, cudaStream_t stream) {
   return gemm_launch<__half, 128, 256, 32, 64, 64, 4>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
 }  // namespace ch09
-
-#endif  // CH09_KERNEL_CU

@@ -1,5 +1,6 @@
-// Driver for 09_mma_sync: ch09::sgemm (TF32) and ch09::hgemm (FP16 inputs) first, then the other
+// 09_mma_sync's driver: ch09::sgemm (TF32) and ch09::hgemm (FP16 inputs) first, then the other
 // configurations tried on the H200 (--variant all), each against cuBLAS in the same precision.
+// The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
 #include "kernel.cu"
@@ -12,15 +13,19 @@ template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, int FRAG_
           bool SWIZZLE = true>
 gemm::Variant tile(const char* suffix = "") {
   return gemm::warp_tile_variant<T, BM, BN, BK, WM, WN, STAGES>(
-      gemm_launch<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE>,
-      gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, true>,
-      gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, false>,
-      smem_bytes<T, BM, BN, BK, STAGES>(), suffix);
+             gemm_launch<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE>,
+             gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, true>,
+             gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, false>,
+             smem_bytes<T, BM, BN, BK, STAGES>(), suffix)
+      .with(GEMM_PARAM(STAGES))
+      .with(GEMM_PARAM(FRAG_BUFS))
+      .with(GEMM_PARAM(SWIZZLE))
+      .with("SPLIT_K", 1);
 }
 
 // The first variant of each precision is the one ch09::sgemm (TF32) or ch09::hgemm (FP16) runs;
 // --variant all runs every one.
-inline std::vector<gemm::Variant> variants() {
+std::vector<gemm::Variant> variants() {
   return {
       tile<float, 128, 128, 32, 64, 64, 3>(),
       tile<__half, 128, 256, 32, 64, 64, 4>(),
@@ -40,5 +45,3 @@ inline std::vector<gemm::Variant> variants() {
   };
 }
 }  // namespace ch09
-
-GEMM_CHAPTER_MAIN("09_mma_sync", ch09)

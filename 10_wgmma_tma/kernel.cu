@@ -9,22 +9,24 @@
 // active, toward cuBLAS's), warp instructions per unit of work down (per warp, one wgmma does
 // 16x256x16, the work of 32 mma.sync, with no address arithmetic and no ldmatrix), L2 traffic
 // down (ncu: lts__t_bytes).
+// Host plumbing that is not the lesson (the sm_90a probe, tensor maps, aligned copies of A or B
+// where TMA cannot read them, cluster launches) is in common/hopper.cuh.
 #include "gemm_check.h"
+#include "hopper.cuh"
+#include "split_k.cuh"
 
-// Matrices TMA cannot describe (a row pitch that is not a multiple of 16 bytes, a misaligned
-// base) take 09's path; GPUs without sm_90a are refused (gemm_launch).
-#include "../09_mma_sync/kernel.cu"
-
-#include <cuda.h>  // CUtensorMap and the encode function's type only: nothing links libcuda
 #include <cuda_fp16.h>
 
 #include <algorithm>
 
 namespace ch10 {
 
-constexpr int BM = 128;      // two consumer warpgroups of 64 rows each
-constexpr int BK = 64;       // 64 halves = 128 bytes: one row of the 128-byte swizzle
-constexpr int THREADS = 384; // warpgroup 0 produces, warpgroups 1 and 2 consume
+constexpr int BM = 128;       // two consumer warpgroups of 64 rows each
+constexpr int BK = 64;        // 64 halves = 128 bytes: one row of the 128-byte swizzle
+constexpr int THREADS = 384;  // warpgroup 0 produces, warpgroups 1 and 2 consume
+// setmaxnreg: the producer gives registers back, the consumers take them (40 + 2 x 232 = 504 of
+// 512 per thread slot of a warpgroup triple: 128 x 40 + 256 x 232 = 64,512 of 65,536 registers).
+constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
 
 // TMA_STORE: each consumer warpgroup stages C through two buffers of 64 rows x 32 columns.
 constexpr int C_CHUNK = 32, C_BUF_BYTES = 64 * C_CHUNK * 4;
@@ -139,10 +141,10 @@ __device__ __forceinline__ void wgmma_wait() {
 
 // ---- the asynchronous store: shared memory -> C through the TMA unit -------------------------
 __device__ __forceinline__ void tma_store(const CUtensorMap* map, unsigned src, int c0, int c1) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
-                   map),
-               "r"(src), "r"(c0), "r"(c1)
-               : "memory");
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(map),
+      "r"(src), "r"(c0), "r"(c1)
+      : "memory");
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 // Waits until at most PENDING of this thread's stores still read their shared memory.
@@ -155,10 +157,11 @@ __device__ __forceinline__ void warpgroup_sync(int id) {
   asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
 }
 
-#define CH10_ACC8(i)                                                                        \
-  "+f"(acc[i]), "+f"(acc[i + 1]), "+f"(acc[i + 2]), "+f"(acc[i + 3]), "+f"(acc[i + 4]), "+f"(acc[i + 5]), \
-      "+f"(acc[i + 6]), "+f"(acc[i + 7])
-#define CH10_R8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
+#define CH10_ACC8(i)                                                                    \
+  "+f"(acc[i]), "+f"(acc[i + 1]), "+f"(acc[i + 2]), "+f"(acc[i + 3]), "+f"(acc[i + 4]), \
+      "+f"(acc[i + 5]), "+f"(acc[i + 6]), "+f"(acc[i + 7])
+#define CH10_R8(a, b, c, e, f, g, h, k) \
+  "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 
 // acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
 // immediate, trans-b = 1); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
@@ -230,7 +233,8 @@ template <int BN, int STAGES, int CLUSTER, int GROUP, bool WAIT_PREVIOUS, bool R
 __global__ void __launch_bounds__(THREADS, 1)
     gemm_kernel(int M, int N, int K, int k_chunk, float alpha, float beta, float* C, bool store_c,
                 bool pairs, const __grid_constant__ CUtensorMap map_a,
-                const __grid_constant__ CUtensorMap map_b, const __grid_constant__ CUtensorMap map_c) {
+                const __grid_constant__ CUtensorMap map_b,
+                const __grid_constant__ CUtensorMap map_c) {
 #ifdef CH10_SM90A
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;
   extern __shared__ unsigned char smem_raw[];
@@ -254,8 +258,8 @@ __global__ void __launch_bounds__(THREADS, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
-      mbar_init(full + 8 * s, 1);                // the producer's arrival (plus the bytes)
-      mbar_init(empty + 8 * s, 2 * CLUSTER);     // each consumer warpgroup of each block
+      mbar_init(full + 8 * s, 1);             // the producer's arrival (plus the bytes)
+      mbar_init(empty + 8 * s, 2 * CLUSTER);  // each consumer warpgroup of each block
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
@@ -266,7 +270,7 @@ __global__ void __launch_bounds__(THREADS, 1)
     __syncthreads();
 
   if (wg == 0) {  // producer: one thread issues every copy
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
     if (wg_tid == 0) {
       int it = 0;  // k-tiles issued by this block so far: stage it % STAGES, round it / STAGES
       for (int unit = cluster; unit < units; unit += clusters) {
@@ -294,8 +298,8 @@ __global__ void __launch_bounds__(THREADS, 1)
       }
     }
     __syncwarp();  // lanes 1-31 wait for lane 0: the warp meets the .aligned cluster barrier whole
-  } else {  // consumers: warpgroup 1 rows 0-63 of the tile, warpgroup 2 rows 64-127
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+  } else {         // consumers: warpgroup 1 rows 0-63 of the tile, warpgroup 2 rows 64-127
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
     float acc[BN / 2];
     int it = 0;
     // Frees a stage: one thread per consumer warpgroup arrives on it in every block of the cluster.
@@ -405,192 +409,49 @@ __global__ void __launch_bounds__(THREADS, 1)
 #endif
 }
 
-// Whether this program carries the sm_90a kernel (nvcc defines __CUDA_ARCH_FEAT_SM90_ALL only
-// when it compiles for sm_90a); the launcher asks the GPU once.
-__global__ void has_sm90a_kernel(int* yes) {
-#ifdef CH10_SM90A
-  *yes = 1;
-#else
-  *yes = 0;
-#endif
-}
-
-// ---- host --------------------------------------------------------------------------------------
-
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
-                                 const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
-                                 const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
-                                 CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// What the current GPU offers chapter 10, asked once per device: the sm_90a kernel, the driver's
-// cuTensorMapEncodeTiled (through the runtime, so the program does not link libcuda). The first
-// call on a device launches a probe and waits for it (a device-wide synchronization, so not
-// inside a stream capture); the cache is not guarded for calls from several host threads.
-constexpr int MAX_DEVICES = 64;
-struct Hopper {
-  bool ok = false;
-  std::string why;  // when not ok: one sentence
-  EncodeTiled encode = nullptr;
-  int sms = 0;
-};
-inline const Hopper& hopper(cudaError_t& err) {
-  static Hopper cache[MAX_DEVICES];
-  static bool asked[MAX_DEVICES] = {};
-  static Hopper too_many;
-  int device = 0;
-  err = cudaGetDevice(&device);
-  if (err) return cache[0];
-  if (device < 0 || device >= MAX_DEVICES) {
-    too_many.why = "10_wgmma_tma handles device ordinals below " + std::to_string(MAX_DEVICES) +
-                   "; this is device " + std::to_string(device);
-    return too_many;
-  }
-  Hopper& h = cache[device];
-  if (asked[device]) return h;
-  cudaDeviceProp prop{};
-  if ((err = cudaGetDeviceProperties(&prop, device))) return h;
-  h.sms = prop.multiProcessorCount;
-  int* flag = nullptr;
-  int yes = 0;
-  if (prop.major == 9 && prop.minor == 0) {
-    if ((err = cudaMalloc(&flag, sizeof(int)))) return h;
-    has_sm90a_kernel<<<1, 1>>>(flag);
-    err = cudaGetLastError();
-    if (!err) err = cudaMemcpy(&yes, flag, sizeof(int), cudaMemcpyDeviceToHost);
-    const cudaError_t freed = cudaFree(flag);
-    if (!err) err = freed;
-    if (err) return h;
-  }
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  if (prop.major != 9 || prop.minor != 0)
-    h.why = "10_wgmma_tma needs a Hopper GPU (compute capability 9.0); this is " +
-            std::string(prop.name) + " (" + std::to_string(prop.major) + "." +
-            std::to_string(prop.minor) + ")";
-  else if (!yes)
-    h.why = "10_wgmma_tma was built without sm_90a code: configure with 90 among "
-            "CMAKE_CUDA_ARCHITECTURES";
-  else if ((err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
-                                                    cudaEnableDefault, &found)))
-    return h;
-  else if (found != cudaDriverEntryPointSuccess || !fn)
-    h.why = "the CUDA driver has no cuTensorMapEncodeTiled (needs driver 12.0 or newer)";
-  h.encode = reinterpret_cast<EncodeTiled>(fn);
-  h.ok = h.why.empty();
-  asked[device] = true;
-  return h;
-}
-
-// A row-major rows x cols matrix of halves (A, B) or floats (C), in boxes of 128 bytes (the
-// swizzle span: 64 halves or 32 floats) x box_rows rows, 128-byte-swizzled in shared memory.
-// Reads outside the matrix fill zeros; writes outside it are dropped.
-template <class T>
-cudaError_t tensor_map(EncodeTiled encode, CUtensorMap* map, const T* base, int rows, int cols,
-                       int box_rows) {
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t pitch[1] = {cuuint64_t(cols) * sizeof(T)};
-  const cuuint32_t box[2] = {128 / sizeof(T), cuuint32_t(box_rows)};
-  const cuuint32_t step[2] = {1, 1};
-  const CUresult r = encode(
-      map, sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
-      const_cast<T*>(base), dims, pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-}
-
-// The rule for small problems (09's): a C of at most half as many tiles as the GPU has SMs
-// splits K among the blocks of each tile, in chunks of at least 128 values of k.
-inline int k_splits(long long tiles, int K, int sms) {
-  if (tiles > sms / 2) return 1;
-  return std::max(1, std::min<int>(sms / static_cast<int>(tiles), K / 128));
-}
-
-// PERSISTENT: as many blocks as fit on the GPU, each looping over tiles; otherwise one block per
-// tile. TMA_STORE: C through shared memory and the TMA unit where it can (beta 0, C 16-byte
-// aligned, K not split); otherwise straight from the registers. SPLIT_K: the rule above.
+// PERSISTENT: as many clusters as fit on the GPU, each looping over work units; otherwise one
+// cluster per unit. TMA_STORE: C through shared memory and the TMA unit where it can (beta 0, C
+// 16-byte aligned rows, K not split); otherwise straight from the registers. SPLIT_K: the rule of
+// common/split_k.cuh with one block per SM.
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
           bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
           bool SPLIT_K = true>
 cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
-                        float beta, float* C, cudaStream_t stream) {
-  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C)) return err;
+                        float beta, float* C, cudaStream_t stream,
+                        gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
   if (M == 0 || N == 0) return cudaSuccess;
-  cudaError_t err = cudaSuccess;
-  const Hopper& gpu = hopper(err);
-  if (err) return err;
-  if (!gpu.ok) return gemm::reject("%s", gpu.why.c_str());
-  // TMA reads rows whose pitch is a multiple of 16 bytes from a 16-byte aligned base.
-  const char* why = K == 0                        ? "K is 0 (no tile to copy)"
-                    : K % 8 != 0 || N % 8 != 0    ? "TMA needs K and N multiples of 8"
-                    : !gemm::aligned_16(A) || !gemm::aligned_16(B)
-                        ? "TMA needs A and B 16-byte aligned"
-                        : nullptr;
-  if (why) {
-    err = ch09::hgemm(M, N, K, alpha, A, B, beta, C, stream);
-    gemm::access_path() = "09 " + gemm::access_path();
-    gemm::launch_note() = std::string(why) + ": ran 09's kernel instead";
-    return err;
-  }
-  gemm::access_path() = "tma";
-  CUtensorMap map_a, map_b, map_c = {};
-  if ((err = tensor_map(gpu.encode, &map_a, A, M, K, BM)) ||
-      (err = tensor_map(gpu.encode, &map_b, B, K, N, BK)))
-    return gemm::reject("cuTensorMapEncodeTiled refused M=%d N=%d K=%d", M, N, K);
-
+  const gemm::Hopper* gpu = nullptr;
+  if (cudaError_t err = gemm::hopper(gpu, info)) return err;
+  if (K == 0) return gemm::scale_c(1LL * M * N, beta, C, stream);  // C = beta * C
   auto kernel = gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER, TMA_STORE>;
   constexpr std::size_t smem = smem_bytes<BN, STAGES, TMA_STORE>();
-  cudaLaunchConfig_t config = {};
-  cudaLaunchAttribute cluster;
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = CLUSTER;
-  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-  config.blockDim = dim3(THREADS);
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  // Asked once per instantiation (and device): the shared-memory opt-in and how many clusters
-  // fit on the GPU at once.
-  static int resident[MAX_DEVICES] = {};
-  int device = 0;
-  if ((err = cudaGetDevice(&device))) return err;  // below MAX_DEVICES: hopper() said ok
-  if (resident[device] == 0) {
-    if ((err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(smem))))
-      return err;
-    config.gridDim = dim3(CLUSTER * gpu.sms);
-    if ((err = cudaOccupancyMaxActiveClusters(&resident[device], kernel, &config))) return err;
-    if (resident[device] == 0) return cudaErrorLaunchOutOfResources;
-  }
-  const int clusters_fit = resident[device];
-
-  const long long tiles = static_cast<long long>(gemm::ceil_div(M, BM)) * gemm::ceil_div(N, BN);
-  const int splits = SPLIT_K ? k_splits(tiles, K, gpu.sms) : 1;
-  const int k_chunk = gemm::ceil_div(gemm::ceil_div(K, splits), BK) * BK;
-  const int used_splits = gemm::ceil_div(K, k_chunk);
-  if (used_splits > 1) {
-    const long long count = static_cast<long long>(M) * N;
-    if (beta != 1.0f)
-      ch09::scale_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(count,
-                                                                                        beta, C);
-    if ((err = cudaGetLastError())) return err;
-  }
-  gemm::k_splits_launched() = used_splits;
-  const long long units = static_cast<long long>(gemm::ceil_div(gemm::ceil_div(M, BM), CLUSTER)) *
-                          gemm::ceil_div(N, BN) * used_splits;
-  const long long grid_clusters = PERSISTENT ? std::min<long long>(units, clusters_fit) : units;
-  config.gridDim = dim3(static_cast<unsigned>(grid_clusters * CLUSTER));
-  const bool pairs = reinterpret_cast<std::uintptr_t>(C) % 8 == 0;  // N is even here
-  const bool store_c = TMA_STORE && used_splits == 1 && beta == 0.0f && gemm::aligned_16(C) &&
-                       tensor_map(gpu.encode, &map_c, C, M, N, 64) == cudaSuccess;
-  return cudaLaunchKernelEx(&config, kernel, M, N, K, k_chunk, alpha, beta, C, store_c, pairs,
-                            map_a, map_b, map_c);
+  int clusters_fit = 0;
+  if (cudaError_t err =
+          gemm::clusters_that_fit(kernel, CLUSTER, THREADS, smem, gpu->sms, clusters_fit))
+    return err;
+  gemm::TmaInputs<__half> in;  // copied into aligned scratch first where TMA cannot read them
+  if (cudaError_t err = in.prepare(*gpu, A, B, M, N, K, BM, BK, stream, info)) return err;
+  gemm::SplitK split;
+  cudaError_t err =
+      gemm::split_k(M, N, K, BM, BN, BK, SPLIT_K ? 1 : 0, beta, C, stream, split, info);
+  CUtensorMap map_c = {};
+  const bool store_c = TMA_STORE && split.splits == 1 && beta == 0.0f &&
+                       gemm::c_tensor_map(*gpu, map_c, C, M, N, 64);
+  const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
+  const long long units =
+      1LL * gemm::ceil_div(gemm::ceil_div(M, BM), CLUSTER) * gemm::ceil_div(N, BN) * split.splits;
+  const long long clusters = PERSISTENT ? std::min<long long>(units, clusters_fit) : units;
+  if (!err)
+    err = gemm::launch_clusters(kernel, unsigned(clusters * CLUSTER), CLUSTER, THREADS, smem,
+                                stream, M, N, K, split.k_chunk, alpha, beta, C, store_c, pairs,
+                                in.a, in.b, map_c);
+  return in.release(stream, err);
 }
 
 // FP16 A and B, FP32 accumulators and C.
-inline cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B,
-                         float beta, float* C, cudaStream_t stream) {
+cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
+                  float* C, cudaStream_t stream) {
   return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
 }
 

@@ -106,12 +106,12 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     m.table = j.table;
     all.push_back(m);
     const double ref = gemm::cublas_ms(all, m);
-    std::printf("[%3zu/%zu] %-20s %-26s %5d^3 %-10s %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s%s%s\n",
-                i + 1, jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size,
-                m.access.c_str(), m.time.median_ms, m.tflops(),
-                ref > 0 ? ref / m.time.median_ms : 0.0,
-                m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-", m.note.empty() ? "" : " | ",
-                m.note.c_str());
+    std::printf(
+        "[%3zu/%zu] %-20s %-26s %5d^3 %-10s %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s%s%s\n", i + 1,
+        jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size, m.access.c_str(),
+        m.time.median_ms, m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
+        m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-", m.note.empty() ? "" : " | ",
+        m.note.c_str());
     std::fflush(stdout);
   }
   prob.reset();

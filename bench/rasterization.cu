@@ -11,8 +11,7 @@
 
 #include "gemm_check.h"
 #include "kernel_utils.cuh"
-
-#include <algorithm>
+#include "split_k.cuh"
 
 namespace row_major {
 #include "../07_double_buffer/kernel.cu"
@@ -44,10 +43,10 @@ namespace grouped_16 {
 #undef blockIdx
 
 // 07's default kernel, as 07's driver lists it.
-#define default_tile()                                                                   \
-  gemm::thread_tile_variant<128, 128, 8, 8, 8>(sgemm_launch<128, 128, 8, 8, 8>,          \
-                                               sgemm_kernel<128, 128, 8, 8, 8, 1, true>, \
-                                               sgemm_kernel<128, 128, 8, 8, 8, 1, false>)
+#define default_tile()                                                                        \
+  gemm::thread_tile_variant<128, 128, 8, 8, 8>(gemm_launch<128, 128, 8, 8, 8>,                \
+                                               gemm_kernel<128, 128, 8, 8, 8, true, 1, true>, \
+                                               gemm_kernel<128, 128, 8, 8, 8, true, 1, false>)
 
 int main(int argc, char** argv) {
   using namespace gemm;

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdio>
 
 namespace gemm {
@@ -40,29 +41,93 @@ DeviceInfo query_device() {
   return d;
 }
 
-int current_sm_clock_mhz() {
-  // The few NVML entry points used, declared by hand: nvml.h is not needed to build.
+double peak_flops(const DeviceInfo& d, Precision p) {
+  return peak_flops(d.sms, dense_flops_per_clock_per_sm(d.major, d.minor, p), d.clock_khz * 1e3);
+}
+
+namespace {
+
+// The few NVML entry points used, declared by hand: nvml.h is not needed to build.
+struct Nvml {
+  struct FieldValue {  // nvmlFieldValue_t
+    unsigned field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, result;
+    unsigned long long value;
+  };
   using Init = int (*)();
   using ByBusId = int (*)(const char*, void**);
-  using ClockInfo = int (*)(void*, int, unsigned*);
-  static void* const lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return -1;
-  static const bool ready = [] {
-    const auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
-    return init && init() == 0;
-  }();
-  const auto by_bus = reinterpret_cast<ByBusId>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-  const auto clock = reinterpret_cast<ClockInfo>(dlsym(lib, "nvmlDeviceGetClockInfo"));
-  int device = 0;
-  char bus_id[32] = {};
-  if (!ready || !by_bus || !clock || cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess)
+  using Power = int (*)(void*, unsigned*);
+  using Fields = int (*)(void*, int, FieldValue*);
+  void* device = nullptr;
+  Power power = nullptr;
+  Fields fields = nullptr;
+
+  // The NVML handle of the current CUDA device, or none (no NVML, no device).
+  static Nvml open() {
+    static void* const lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    Nvml n;
+    if (!lib) return n;
+    static const bool ready = [] {
+      const auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
+      return init && init() == 0;
+    }();
+    const auto by_bus = reinterpret_cast<ByBusId>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+    int ordinal = 0;
+    char bus_id[32] = {};
+    if (!ready || !by_bus || cudaGetDevice(&ordinal) != cudaSuccess ||
+        cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) != cudaSuccess ||
+        by_bus(bus_id, &n.device) != 0)
+      return Nvml{};
+    n.power = reinterpret_cast<Power>(dlsym(lib, "nvmlDeviceGetPowerUsage"));
+    n.fields = reinterpret_cast<Fields>(dlsym(lib, "nvmlDeviceGetFieldValues"));
+    return n;
+  }
+
+  // Board power in W, or -1.
+  double watts() const {
+    constexpr unsigned kPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, in mW
+    if (fields) {
+      FieldValue f{};
+      f.field_id = kPowerInstant;
+      if (fields(device, 1, &f) == 0 && f.result == 0) return static_cast<double>(f.value) / 1e3;
+    }
+    unsigned mw = 0;
+    if (power && power(device, &mw) == 0) return mw / 1e3;
     return -1;
-  void* handle = nullptr;
-  unsigned mhz = 0;
-  constexpr int kNvmlClockSm = 1;
-  if (by_bus(bus_id, &handle) != 0 || clock(handle, kNvmlClockSm, &mhz) != 0) return -1;
-  return static_cast<int>(mhz);
+  }
+};
+
+}  // namespace
+
+void PowerSampler::start() {
+  sum_w_ = 0;
+  count_ = 0;
+  const Nvml nvml = Nvml::open();
+  if (!nvml.device) return;
+  running_ = true;
+  thread_ = std::thread([this, nvml] {
+    while (running_) {
+      const double w = nvml.watts();
+      if (w >= 0) {
+        sum_w_ += w;
+        ++count_;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+}
+
+double PowerSampler::stop(int& readings) {
+  running_ = false;
+  if (thread_.joinable()) thread_.join();
+  readings = count_;
+  return count_ ? sum_w_ / count_ : -1.0;
+}
+
+PowerSampler::~PowerSampler() {
+  running_ = false;
+  if (thread_.joinable()) thread_.join();
 }
 
 std::string version_string(int v) {

@@ -1,9 +1,14 @@
-// What the drivers print about the GPU before any number, and the FP32 peak they divide by.
+// What the drivers print about the GPU before any number, the peaks they divide by, and the
+// board power read while a row's timed launches run.
 #pragma once
 
+#include "precision.h"
+
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <string>
+#include <thread>
 
 namespace gemm {
 
@@ -27,9 +32,26 @@ struct NoGpu : std::exception {
   const char* what() const noexcept override { return "no CUDA-capable GPU found"; }
 };
 
-// The current SM clock of this device in MHz from NVML (loaded at run time, so nothing links
-// against the driver's libnvidia-ml); -1 where NVML is not available.
-int current_sm_clock_mhz();
+// The dense peak of precision p at the maximum SM clock (FLOP/s); 0 where the rate is unknown.
+double peak_flops(const DeviceInfo& d, Precision p);
+
+// Board power from NVML (loaded at run time, so nothing links against the driver's
+// libnvidia-ml), read every millisecond on a thread of its own between start() and stop(): the
+// instantaneous reading where the driver has it, else its one-second average. The driver
+// refreshes it about every 100 ms, so a run shorter than that sees the draw of up to 100 ms
+// before. stop() gives the mean in W and the number of readings; -1 W without NVML.
+class PowerSampler {
+ public:
+  void start();
+  double stop(int& readings);
+  ~PowerSampler();
+
+ private:
+  std::thread thread_;
+  std::atomic<bool> running_{false};
+  double sum_w_ = 0;
+  int count_ = 0;
+};
 
 std::string version_string(int cuda_version);  // 13000 -> "13.0"
 std::string describe(const DeviceInfo& d);     // two lines for the report

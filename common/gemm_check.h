@@ -1,10 +1,11 @@
 // Host-side helpers every launcher shares: the argument checks of the chapter contract, the
-// reason a launcher gives when it refuses a shape, the choice of the global-access path, and
-// ceil_div. Not the lesson of any chapter.
+// launch report a caller may ask for, the choice of the global-access path, and ceil_div. Not
+// the lesson of any chapter.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -12,19 +13,27 @@
 
 namespace gemm {
 
-// Why the last launcher called on this thread returned cudaErrorInvalidValue. The launchers may
-// not print, so the driver and the tests read the sentence from here.
-inline std::string& rejection_reason() {
-  static thread_local std::string reason;
-  return reason;
-}
+// What a launcher says about one call, filled in when the caller passes a LaunchInfo (the
+// chapter drivers and the tests do; the contract's entry points pass none). Launchers may not
+// print, so this is how a sentence reaches the reader.
+struct LaunchInfo {
+  std::string access = "element";  // global accesses: "16-byte", "element", "tma", "tma staged"
+  int k_splits = 1;                // blocks per tile of C that split K among them
+  std::string note;                // one sentence about what the launch did, or ""
+  std::string why;                 // why the call was refused (cudaErrorInvalidValue), or ""
+};
 
 // Records why a launcher refuses its arguments; returns the error the launcher must return.
 template <class... Args>
-inline cudaError_t reject(const char* format, Args... args) {
-  char text[256];
-  std::snprintf(text, sizeof text, format, args...);
-  rejection_reason() = text;
+inline cudaError_t reject(LaunchInfo* info, const char* format, Args... args) {
+  if (info) {
+    char text[256];
+    if constexpr (sizeof...(Args) == 0)
+      std::snprintf(text, sizeof text, "%s", format);
+    else
+      std::snprintf(text, sizeof text, format, args...);
+    info->why = text;
+  }
   return cudaErrorInvalidValue;
 }
 
@@ -40,53 +49,32 @@ inline bool aligned_16(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
-// Which global-access path the last launcher called on this thread took: "16-byte" or
-// "element" (10: "tma", or 09's path). For the driver's report; set by check_gemm_args and
-// wide_access.
-inline std::string& access_path() {
-  static thread_local std::string path;
-  return path;
-}
-
-// What the last launcher called on this thread wants the driver to say about its launch, in one
-// sentence (10: which kernel ran instead, and why); empty: nothing.
-inline std::string& launch_note() {
-  static thread_local std::string note;
-  return note;
-}
-
-// How many blocks the launcher gave each tile of C, splitting K among them (07); 1 elsewhere.
-inline int& k_splits_launched() {
-  static thread_local int splits = 1;
-  return splits;
-}
-
 // Whether a kernel may move A, B and C in 16-byte pieces of `per_16` elements: every row of
 // them must start on a 16-byte boundary (K and N multiples of per_16, the matrices themselves
 // 16-byte aligned). Otherwise the launcher runs the same kernel one element per access.
-inline bool wide_access(int per_16, int K, int N, const void* A, const void* B, const void* C) {
+inline bool wide_access(int per_16, int K, int N, const void* A, const void* B, const void* C,
+                        LaunchInfo* info) {
   const bool wide =
       K % per_16 == 0 && N % per_16 == 0 && aligned_16(A) && aligned_16(B) && aligned_16(C);
-  access_path() = wide ? "16-byte" : "element";
+  if (info) info->access = wide ? "16-byte" : "element";
   return wide;
 }
 
 // The checks of the chapter contract that every launcher runs first: sizes >= 0, every matrix
 // at most 2^31 - 1 elements (the kernels index with int), no null pointer for a non-empty matrix.
-inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const void* B,
-                                   const void* C) {
-  rejection_reason().clear();
-  access_path() = "element";
-  launch_note().clear();
-  k_splits_launched() = 1;
-  if (M < 0 || N < 0 || K < 0) return reject("sizes must be >= 0; got M=%d N=%d K=%d", M, N, K);
+inline cudaError_t check_gemm_args(int M, int N, int K, const void* A, const void* B, const void* C,
+                                   LaunchInfo* info) {
+  if (info) *info = LaunchInfo{};
+  if (M < 0 || N < 0 || K < 0)
+    return reject(info, "sizes must be >= 0; got M=%d N=%d K=%d", M, N, K);
   const long long m = M, n = N, k = K;
   if (m * k > INT_MAX || k * n > INT_MAX || m * n > INT_MAX)
-    return reject(
-        "every matrix must have at most 2^31-1 elements (32-bit indexing); got M=%d N=%d K=%d", M,
-        N, K);
+    return reject(info,
+                  "every matrix must have at most 2^31-1 elements (32-bit indexing); got M=%d "
+                  "N=%d K=%d",
+                  M, N, K);
   if ((m * k > 0 && A == nullptr) || (k * n > 0 && B == nullptr) || (m * n > 0 && C == nullptr))
-    return reject("A, B and C must not be null for a non-empty matrix");
+    return reject(info, "A, B and C must not be null for a non-empty matrix");
   return cudaSuccess;
 }
 
@@ -101,6 +89,21 @@ inline cudaError_t for_each_row_slice(int M, int rows_per_block, Launch&& launch
             launch(static_cast<int>(row0), static_cast<int>(M - row0 < slice ? M - row0 : slice)))
       return err;
   return cudaSuccess;
+}
+
+// The rule for small problems: a C of at most half as many tiles as the GPU holds blocks at once
+// would leave SMs idle, so each tile's K is split among resident_blocks / tiles blocks, in chunks
+// of at least 128 values of k (the last chunk takes what is left), which add their sums into C.
+inline int k_splits(long long tiles, int K, long long resident_blocks) {
+  const long long splits = std::min<long long>(resident_blocks / std::max(tiles, 1LL), K / 128);
+  return static_cast<int>(std::max(splits, 1LL));
+}
+
+// The SMs of the current device.
+inline cudaError_t sm_count(int& sms) {
+  int device = 0;
+  if (cudaError_t err = cudaGetDevice(&device)) return err;
+  return cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
 }
 
 }  // namespace gemm

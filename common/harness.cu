@@ -112,8 +112,9 @@ void dump_checked_run(const Measurement& m, Problem& prob, const Options& o,
 }
 
 // Runs `launch` once on a reset C and compares C with the FP64 reference; then times it.
+// why: the launcher's sentence when it refuses (LaunchInfo::why), read after a failed launch.
 void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_t stream,
-                    const std::function<cudaError_t()>& launch) {
+                    const std::function<cudaError_t()>& launch, const std::string& why) {
   prob.reset_c(o.beta, stream);
   const bool dump = o.check && !o.dump.empty();
   std::vector<float> c_before;
@@ -124,8 +125,7 @@ void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_
     c_before = prob.C.to_host();
   }
   if (const cudaError_t err = launch(); err != cudaSuccess) {
-    if (err == cudaErrorInvalidValue && !rejection_reason().empty())
-      throw Rejected(rejection_reason());
+    if (!why.empty()) throw Rejected(why);
     CUDA_CHECK(err);
   }
   CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -135,9 +135,12 @@ void check_and_time(Measurement& m, Problem& prob, const Options& o, cudaStream_
   }
   // Before the timed launches, which overwrite C (with beta != 0 they accumulate into it).
   if (dump) dump_checked_run(m, prob, o, c_before);
-  m.clock_before_mhz = current_sm_clock_mhz();
+  PowerSampler power;
+  power.start();
   m.time = time_launches([&] { CUDA_CHECK(launch()); }, o.warmup, o.reps, stream);
-  m.clock_after_mhz = current_sm_clock_mhz();
+  m.power_w = power.stop(m.power_readings);
+  m.sm_clock_mhz = m.time.sm_clock_mhz;
+  m.sm_clock_min_mhz = m.time.sm_clock_min_mhz;
 }
 
 Measurement base(const std::string& chapter, const std::string& variant, Precision p,
@@ -155,13 +158,30 @@ Measurement base(const std::string& chapter, const std::string& variant, Precisi
   return m;
 }
 
+// The row's TFLOP/s as a share of the dense peak of its precision, at the maximum SM clock and at
+// the clock measured after its timed launches; 0 where the peak or the clock is unknown.
+double pct_peak(const Measurement& r, const DeviceInfo& d) {
+  const double peak = peak_flops(d, r.precision);
+  return peak > 0 ? 100.0 * r.tflops() * 1e12 / peak : 0.0;
+}
+double pct_peak_at_clock(const Measurement& r, const DeviceInfo& d) {
+  return r.sm_clock_mhz > 0 ? pct_peak(r, d) * (d.clock_khz / 1e3) / r.sm_clock_mhz : 0.0;
+}
+
 void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
-  std::printf("%-26s %-5s %-10s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s %8s\n", "variant",
-              "prec", "access", "check", "err/tol", "median_ms", "min_ms", "max_ms", "TFLOP/s",
-              "%peak", "x_cuBLAS", "regs", "smem_B", "occupancy", "k_splits");
+  std::printf("%-26s %-5s %-11s %-6s %8s %10s %9s %9s %8s %6s %9s %5s %7s %9s %8s %5s %7s %4s\n",
+              "variant", "prec", "access", "check", "err/tol", "median_ms", "min_ms", "max_ms",
+              "TFLOP/s", "%peak", "x_cuBLAS", "regs", "smem_B", "occupancy", "k_splits", "MHz",
+              "%pk@MHz", "W");
+  const auto pct = [](double x) {
+    char text[16] = "-";
+    if (x > 0) std::snprintf(text, sizeof text, "%.1f%%", x);
+    return std::string(text);
+  };
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
     char ratio[16] = "-", regs[16] = "-", smem[16] = "-", occ[16] = "-", splits[16] = "-";
+    char mhz[16] = "-", watts[16] = "-";
     if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.3f", ref / r.time.median_ms);
     if (!r.is_cublas) {
       std::snprintf(regs, sizeof regs, "%d", r.res.registers);
@@ -169,12 +189,16 @@ void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
       std::snprintf(occ, sizeof occ, "%.0f%%", 100.0 * r.res.occupancy);
       std::snprintf(splits, sizeof splits, "%d", r.k_splits);
     }
-    std::printf("%-26s %-5s %-10s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %5.1f%% %9s %5s %7s %9s %8s\n",
-                r.variant.c_str(), to_string(r.precision).c_str(),
-                r.access.empty() ? "-" : r.access.c_str(),
-                r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-", r.cmp.worst_ratio,
-                r.time.median_ms, r.time.min_ms, r.time.max_ms, r.tflops(),
-                100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ratio, regs, smem, occ, splits);
+    if (r.sm_clock_mhz > 0) std::snprintf(mhz, sizeof mhz, "%.0f", r.sm_clock_mhz);
+    if (r.power_w >= 0) std::snprintf(watts, sizeof watts, "%.0f", r.power_w);
+    std::printf(
+        "%-26s %-5s %-11s %-6s %8.3g %10.4f %9.4f %9.4f %8.2f %6s %9s %5s %7s %9s %8s %5s %7s "
+        "%4s\n",
+        r.variant.c_str(), to_string(r.precision).c_str(),
+        r.access.empty() ? "-" : r.access.c_str(), r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "-",
+        r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.tflops(),
+        pct(pct_peak(r, d)).c_str(), ratio, regs, smem, occ, splits, mhz,
+        pct(pct_peak_at_clock(r, d)).c_str(), watts);
   }
   std::vector<std::string> said;
   for (const Measurement& r : rows)
@@ -184,6 +208,25 @@ void print_rows(const std::vector<Measurement>& rows, const DeviceInfo& d) {
     }
 }
 
+// --params: every variant's template arguments as one line of JSON, without touching the GPU
+// (scripts/figures.py draws the chapter's figure from the defaults').
+void print_params(const std::string& chapter, const std::vector<Variant>& variants) {
+  std::string out = "{\"chapter\": " + json_string(chapter) + ", \"variants\": [";
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const Variant& v = variants[i];
+    out += std::string(i ? ", " : "") + "{\"name\": " + json_string(v.name) +
+           ", \"precision\": " + json_string(to_string(v.precision)) +
+           ", \"default\": " + (is_default(variants, i) ? "true" : "false") +
+           ", \"threads\": " + std::to_string(v.kernel.threads) +
+           ", \"dynamic_smem\": " + std::to_string(v.kernel.dynamic_smem) + ", \"params\": {";
+    for (std::size_t j = 0; j < v.params.size(); ++j)
+      out +=
+          std::string(j ? ", " : "") + json_string(v.params[j].first) + ": " + v.params[j].second;
+    out += "}}";
+  }
+  std::printf("%s]}\n", out.c_str());
+}
+
 int run(int argc, char** argv, const std::string& chapter, const std::vector<Variant>& variants) {
   const std::string prog = program_name(argc > 0 ? argv[0] : nullptr);
   Options o;
@@ -191,6 +234,10 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   std::string names;
   for (const Variant& v : variants)
     names += (names.empty() ? "" : ", ") + v.name;
+  if (o.params) {
+    print_params(chapter, variants);
+    return 0;
+  }
   if (o.help) {
     std::string defaults;
     for (std::size_t i = 0; i < variants.size(); ++i)
@@ -303,35 +350,36 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
   if (!out) throw std::runtime_error("cannot write the CSV file '" + path + "'");
   if (fresh)
     out << "chapter,variant,precision,M,N,K,alpha,beta,check,max_abs_err,max_rel_err,err_over_tol,"
-           "median_ms,min_ms,max_ms,reps,tflops,pct_fp32_peak,cublas_ms,ratio_to_cublas,registers,"
-           "smem_bytes,blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,"
-           "runtime,cublas,date,table,sm_clock_before_mhz,sm_clock_after_mhz,bytes,gb_per_s,"
-           "access,offset,k_splits,command\n";
+           "median_ms,min_ms,max_ms,reps,tflops,cublas_ms,ratio_to_cublas,registers,smem_bytes,"
+           "blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,runtime,cublas,"
+           "date,table,bytes,gb_per_s,access,offset,k_splits,sm_clock_mhz,sm_clock_min_mhz,"
+           "power_w,power_readings,peak_tflops,pct_peak,pct_peak_at_clock,note,command\n";
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
     char line[1024];
     std::snprintf(
         line, sizeof line,
-        "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.2f,%.6f,%.4f,%d,%zu,"
-        "%d,%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%d,%d,%.0f,%.1f,%s,%d,%d,",
+        "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.6f,%.4f,%d,%zu,%d,"
+        "%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%.0f,%.1f,%s,%d,%d,%.0f,%.0f,%.0f,%d,"
+        "%.2f,%.2f,%.2f,",
         r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
         to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
         r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
         r.cmp.worst_ratio, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.reps, r.tflops(),
-        100.0 * r.tflops() * 1e12 / d.fp32_peak_flops, ref, ref > 0 ? ref / r.time.median_ms : 0.0,
-        r.res.registers, r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm,
-        r.res.occupancy, d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3,
-        d.fp32_peak_flops / 1e12, version_string(d.driver_version).c_str(),
-        version_string(d.runtime_version).c_str(), d.cublas_version / 10000,
-        (d.cublas_version / 100) % 100, d.cublas_version % 100, now_utc().c_str(), r.table.c_str(),
-        r.clock_before_mhz, r.clock_after_mhz, r.bytes, r.gb_per_s(), r.access.c_str(), r.offset,
-        r.k_splits);
-    out << line << '"' << cmd << "\"\n";
+        ref, ref > 0 ? ref / r.time.median_ms : 0.0, r.res.registers,
+        r.res.static_smem + r.res.dynamic_smem, r.res.blocks_per_sm, r.res.occupancy,
+        d.name.c_str(), d.major, d.minor, d.sms, d.clock_khz / 1e3, d.fp32_peak_flops / 1e12,
+        version_string(d.driver_version).c_str(), version_string(d.runtime_version).c_str(),
+        d.cublas_version / 10000, (d.cublas_version / 100) % 100, d.cublas_version % 100,
+        now_utc().c_str(), r.table.c_str(), r.bytes, r.gb_per_s(), r.access.c_str(), r.offset,
+        r.k_splits, r.sm_clock_mhz, r.sm_clock_min_mhz, r.power_w, r.power_readings,
+        peak_flops(d, r.precision) / 1e12, pct_peak(r, d), pct_peak_at_clock(r, d));
+    out << line << '"' << r.note << "\",\"" << cmd << "\"\n";
   }
 }
 
-// Failed checks are reported with numpy's layout; an FP32 rate above the FP32 peak means the
-// timing is broken (e.g. a launch escaped the events' stream). Returns whether all is well.
+// Failed checks are reported with numpy's layout; a rate above the peak of its precision means
+// the timing is broken (e.g. a launch escaped the events' stream). Returns whether all is well.
 bool report_failures(const std::vector<Measurement>& rows, const DeviceInfo& d) {
   bool ok = true;
   for (const Measurement& r : rows) {
@@ -341,10 +389,10 @@ bool report_failures(const std::vector<Measurement>& rows, const DeviceInfo& d) 
                 << report(r.cmp, r.N) << "\n";
       ok = false;
     }
-    const double pct = 100.0 * r.tflops() * 1e12 / d.fp32_peak_flops;
-    if (r.precision == Precision::FP32 && pct > 105.0) {
-      std::cerr << r.chapter << " " << r.variant << ": measured " << pct
-                << "% of the FP32 peak, which is impossible: the timing is broken.\n";
+    const double pct = pct_peak(r, d);
+    if (pct > 105.0) {
+      std::cerr << r.chapter << " " << r.variant << ": measured " << pct << "% of the "
+                << to_string(r.precision) << " peak, which is impossible: the timing is broken.\n";
       ok = false;
     }
   }
@@ -408,22 +456,27 @@ bool is_default(const std::vector<Variant>& variants, std::size_t i) {
 Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem& prob,
                            const Options& o, cudaStream_t stream) {
   Measurement m = base(chapter, v.name, v.precision, prob, o);
-  check_and_time(m, prob, o, stream, [&] { return v.launch(prob, o.alpha, o.beta, stream); });
-  m.access = access_path();
-  m.k_splits = k_splits_launched();
-  m.note = launch_note();
+  LaunchInfo info;
+  check_and_time(
+      m, prob, o, stream, [&] { return v.launch(prob, o.alpha, o.beta, stream, &info); }, info.why);
+  m.access = info.access;
+  m.k_splits = info.k_splits;
+  m.note = info.note;
   // After a launch: the launcher may raise the smem limit.
-  m.res = kernel_resources(m.access == "16-byte" || m.access == "tma" ? v.kernel : v.narrow);
+  m.res = kernel_resources(m.access == "element" ? v.narrow : v.kernel);
   return m;
 }
 
 Measurement measure_cublas(Precision p, Problem& prob, const Options& o, cudaStream_t stream) {
   Measurement m = base("cublas", "cublas_" + to_string(p), p, prob, o);
   m.is_cublas = true;
-  check_and_time(m, prob, o, stream, [&] {
-    cublas_gemm(cublas_handle(), p, prob, o.alpha, o.beta);
-    return cudaGetLastError();
-  });
+  check_and_time(
+      m, prob, o, stream,
+      [&] {
+        cublas_gemm(cublas_handle(), p, prob, o.alpha, o.beta);
+        return cudaGetLastError();
+      },
+      "");
   return m;
 }
 

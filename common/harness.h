@@ -4,6 +4,7 @@
 #pragma once
 
 #include "device.h"
+#include "gemm_check.h"
 #include "options.h"
 #include "precision.h"
 #include "problem.h"
@@ -13,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gemm {
@@ -32,22 +34,37 @@ KernelInfo kernel_info(void (*kernel)(Args...), int threads, std::size_t dynamic
 struct Variant {
   std::string name;
   Precision precision = Precision::FP32;
-  SgemmFn sgemm = nullptr;
-  HgemmFn hgemm = nullptr;
-  // The kernel the launcher runs with 16-byte accesses, and the one it runs element by element
-  // (chapters 01-02 have only the latter: both are the same kernel).
+  SgemmLaunch sgemm = nullptr;
+  HgemmLaunch hgemm = nullptr;
+  // The kernel the launcher runs with 16-byte accesses (or TMA), and the one it runs element by
+  // element (chapters 01-02, and 10, have one kernel: both are the same).
   KernelInfo kernel, narrow;
+  // The template arguments by name (--params prints them; scripts/figures.py draws from them).
+  std::vector<std::pair<std::string, std::string>> params;
 
-  Variant(std::string n, SgemmFn f, KernelInfo k, KernelInfo nk, Precision p = Precision::FP32)
+  Variant(std::string n, SgemmLaunch f, KernelInfo k, KernelInfo nk, Precision p = Precision::FP32)
       : name(std::move(n)), precision(p), sgemm(f), kernel(k), narrow(nk) {}
-  Variant(std::string n, HgemmFn f, KernelInfo k, KernelInfo nk)
+  Variant(std::string n, HgemmLaunch f, KernelInfo k, KernelInfo nk)
       : name(std::move(n)), precision(Precision::FP16), hgemm(f), kernel(k), narrow(nk) {}
 
-  cudaError_t launch(Problem& p, float alpha, float beta, cudaStream_t stream) const {
-    return sgemm ? sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream)
-                 : hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream);
+  Variant&& with(const char* param, long long value) && {
+    params.emplace_back(param, std::to_string(value));
+    return std::move(*this);
+  }
+  Variant&& with(const char* param, const char* type) && {
+    params.emplace_back(param, std::string("\"") + type + "\"");
+    return std::move(*this);
+  }
+
+  cudaError_t launch(Problem& p, float alpha, float beta, cudaStream_t stream,
+                     LaunchInfo* info) const {
+    return sgemm ? sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream, info)
+                 : hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream, info);
   }
 };
+
+// A template argument by its name: .with(GEMM_PARAM(STAGES)).
+#define GEMM_PARAM(x) #x, static_cast < long long>(x)
 
 struct KernelResources {
   int registers = 0;
@@ -68,17 +85,19 @@ struct Measurement {
   CompareResult cmp;
   TimingStats time;
   KernelResources res;
-  int clock_before_mhz = -1, clock_after_mhz = -1;  // SM clock around the timed launches
+  double sm_clock_mhz = -1, sm_clock_min_mhz = -1;  // measured after each timed launch
+  double power_w = -1;  // board power while the timed launches ran (NVML; -1: none)
+  int power_readings = 0;
   double bytes = 0;    // a copy's bytes read + written (the memory ceiling); 0 for a GEMM
-  std::string access;  // the launcher's global-access path ("16-byte" or "element"); cuBLAS: ""
+  std::string access;  // the launcher's global-access path (LaunchInfo::access); cuBLAS: ""
   int offset = 0;      // elements A, B and C start past an aligned address
-  int k_splits = 1;    // blocks per tile of C that split K among them (07 on small C)
-  std::string note;    // the launcher's sentence about this launch (gemm::launch_note), or ""
+  int k_splits = 1;    // blocks per tile of C that split K among them (07 on, on small C)
+  std::string note;    // the launcher's sentence about this launch (LaunchInfo::note), or ""
   double tflops() const { return 2.0 * M * N * K / (time.median_ms * 1e-3) / 1e12; }
   double gb_per_s() const { return bytes / (time.median_ms * 1e-3) / 1e9; }
 };
 
-// A launcher refused the problem (cudaErrorInvalidValue); what() is its reason.
+// A launcher refused the problem with a sentence (LaunchInfo::why); what() is the sentence.
 struct Rejected : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

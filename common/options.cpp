@@ -43,7 +43,7 @@ Options parse_options(int argc, const char* const* argv) {
       flag = flag.substr(0, eq);
       has_value = true;
     }
-    static const char* const switches[] = {"--no-check", "--no-cublas", "--help", "-h"};
+    static const char* const switches[] = {"--no-check", "--no-cublas", "--params", "--help", "-h"};
     static const char* const valued[] = {"--m",    "-m",      "--n",       "-n",     "--k",
                                          "-k",     "--size",  "--alpha",   "--beta", "--warmup",
                                          "--reps", "--seed",  "--variant", "--csv",  "--sizes",
@@ -103,6 +103,8 @@ Options parse_options(int argc, const char* const* argv) {
       opt.check = false;
     } else if (flag == "--no-cublas") {
       opt.cublas = false;
+    } else if (flag == "--params") {
+      opt.params = true;
     } else {
       opt.help = true;
     }
@@ -118,13 +120,14 @@ std::string usage(const std::string& program) {
          " [--size S | --sizes S1,S2,.. | --m M --n N --k K] [--alpha A] [--beta B]\n"
          "       [--variant NAME|all]"
          " [--reps R] [--warmup W] [--seed S] [--no-check] [--no-cublas] [--csv FILE]\n"
-         "       [--dump DIR] [--offset E]\n"
+         "       [--dump DIR] [--offset E] [--params]\n"
          "  C = alpha * A * B + beta * C, row-major, A is MxK, B is KxN (default 4096^3,\n"
          "  alpha 1, beta 0, 20 timed reps after 3 warm-ups, checked against an FP64 reference)\n"
          "  --offset E: A, B and C start E elements past an aligned address (E not a multiple\n"
          "  of 4 floats or 8 halves: the kernels take their element-by-element path)\n"
          "  --dump DIR: each checked kernel's A, B, C before and after, and reference as .npy in\n"
-         "  DIR/<variant>_<M>x<N>x<K>/ with meta.json, for scripts/check_npy.py DIR";
+         "  DIR/<variant>_<M>x<N>x<K>/ with meta.json, for scripts/check_npy.py DIR\n"
+         "  --params: print every variant's template arguments as JSON and exit (no GPU needed)";
 }
 
 }  // namespace gemm

@@ -21,6 +21,7 @@ struct Options {
   std::vector<int> sizes;  // --sizes 256,512: square problems run in turn (overrides m, n, k)
   std::string dump;        // write each checked kernel's inputs, C and reference as .npy here
   int offset = 0;          // A, B and C start this many elements past an aligned address
+  bool params = false;     // print the variants' template arguments (JSON) and exit
   bool help = false;
 };
 

@@ -23,8 +23,24 @@ int fp32_lanes_per_sm(int major, int minor) {
   }
 }
 
+int dense_flops_per_clock_per_sm(int major, int minor, Precision p) {
+  if (p == Precision::FP32) return 2 * fp32_lanes_per_sm(major, minor);
+  const bool tf32 = p == Precision::TF32;
+  // Tensor cores, dense, FP32 accumulate. GeForce and professional parts of one compute
+  // capability differ (GA102 and AD102 GeForce run FP16 with FP32 accumulate at half rate), so
+  // only the data-center chips are listed.
+  if (major == 7 && minor == 0) return tf32 ? 0 : 1024;     // V100: 512 FP16 FMA/clk/SM
+  if (major == 8 && minor == 0) return tf32 ? 1024 : 2048;  // A100: 512 TF32, 1024 FP16 FMA
+  if (major == 9 && minor == 0) return tf32 ? 2048 : 4096;  // H100, H200: 1024, 2048 FMA
+  return 0;
+}
+
 double fp32_peak_flops(int sms, int lanes_per_sm, double clock_hz) {
   return static_cast<double>(sms) * lanes_per_sm * 2.0 * clock_hz;
+}
+
+double peak_flops(int sms, int flops_per_clock_per_sm, double clock_hz) {
+  return static_cast<double>(sms) * flops_per_clock_per_sm * clock_hz;
 }
 
 }  // namespace gemm

@@ -11,15 +11,26 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace gemm {
 
+struct LaunchInfo;  // gemm_check.h
+
+// The chapter contract's entry points (chNN::sgemm, chNN::hgemm) ...
 using SgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const float* A, const float* B,
                                 float beta, float* C, cudaStream_t stream);
 using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A, const __half* B,
                                 float beta, float* C, cudaStream_t stream);
+// ... and the launchers behind them (chNN::gemm_launch<...>), which also say what they did.
+using SgemmLaunch = cudaError_t (*)(int M, int N, int K, float alpha, const float* A,
+                                    const float* B, float beta, float* C, cudaStream_t stream,
+                                    LaunchInfo* info);
+using HgemmLaunch = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A,
+                                    const __half* B, float beta, float* C, cudaStream_t stream,
+                                    LaunchInfo* info);
 
 // `count` elements at `ptr`, which lies `offset` elements past the start of the allocation
 // (cudaMalloc's, 256-byte aligned): with offset 1 the pointer is aligned to its element only, as
@@ -50,8 +61,8 @@ struct DeviceBuffer {
   std::size_t offset_ = 0;
 };
 
-// Bytes of GPU memory a checked Problem of this shape needs (inputs, C, C0, FP16 copies, and the
-// FP64 scratch of the cuBLAS DGEMM reference).
+// Bytes of GPU memory a checked Problem of this shape needs (inputs, C, C0, FP16 copies, the
+// FP64 scratch of the cuBLAS DGEMM reference and two references kept for the checks).
 std::size_t problem_bytes(int M, int N, int K, bool fp16_inputs, bool check);
 
 class Problem {
@@ -67,12 +78,14 @@ class Problem {
   // any element the kernel fails to write stays NaN and fails the check).
   void reset_c(float beta, cudaStream_t stream);
 
-  // The FP64 reference for alpha, beta and these inputs (FP16: their rounded values); cuBLAS
-  // DGEMM above `cpu_limit` multiply-adds, the CPU below. Cached per (precision, alpha, beta).
+  // The FP64 reference for alpha, beta and these inputs (FP16: their rounded values), kept on the
+  // device for the checks; cuBLAS DGEMM above `cpu_limit` multiply-adds, the CPU below. Cached
+  // per (precision, alpha, beta). This one is a host copy of it.
   const std::vector<double>& reference(Precision p, float alpha, float beta,
                                        double cpu_limit = 1 << 24);
 
-  // Copies C back and compares it with the reference under tolerance_for(p, K, rms(ref)).
+  // Compares C with the reference under tolerance_for(p, K, rms(ref)), on the device: the same
+  // rule and result as gemm::allclose on the host, without copying C or the reference back.
   CompareResult check_c(Precision p, float alpha, float beta);
 
   bool used_cpu_reference() const { return used_cpu_; }
@@ -81,11 +94,19 @@ class Problem {
   struct Ref {
     Precision p;
     float alpha, beta;
-    std::vector<double> values;
+    DeviceBuffer<double> device;
+    std::vector<double> host;  // filled on first use of reference()
+    double rms = 0;
   };
-  std::vector<Ref> refs_;
+  Ref& ref(Precision p, float alpha, float beta, double cpu_limit);
+  std::vector<std::unique_ptr<Ref>> refs_;
   bool used_cpu_ = false;
 };
+
+// allclose on device arrays (the check of Problem::check_c); rms is the reference's.
+CompareResult allclose_on_device(const float* got, const double* ref, std::size_t n, Tolerance tol);
+// The root mean square of the finite elements of a device array, summed in a fixed order.
+double rms_on_device(const double* ref, std::size_t n);
 
 // cuBLAS with the math that matches each precision: FP32 (CUBLAS_COMPUTE_32F), TF32
 // (CUBLAS_COMPUTE_32F_FAST_TF32) or FP16 inputs with FP32 output and compute. Row-major C = A*B
@@ -99,10 +120,14 @@ void reference_dgemm(cublasHandle_t handle, int M, int N, int K, double alpha, c
 struct TimingStats {
   double median_ms = 0, min_ms = 0, max_ms = 0;
   int reps = 0;
+  // The SM clock right after each timed launch, measured on the GPU (a probe kernel counts SM
+  // cycles against %globaltimer for ~50 us): the median and the lowest.
+  double sm_clock_mhz = 0, sm_clock_min_mhz = 0;
 };
 
 // Times `launch` with CUDA events around each launch, after `warmup` untimed ones. Before each
-// timed launch the L2 is overwritten with a buffer twice its size, so no input starts in L2.
+// timed launch the L2 is overwritten with a buffer twice its size, so no input starts in L2;
+// after each one, outside its events, the clock probe runs.
 TimingStats time_launches(const std::function<void()>& launch, int warmup, int reps,
                           cudaStream_t stream);
 

@@ -12,18 +12,20 @@
 
 namespace gemm {
 
-// 01: one thread per output, BX x BY threads per block; named "BXxBY".
-template <int BX, int BY, class Launch, class Kernel>
+// 01: one thread per output, BM x BN threads per block; named "BMxBN".
+template <int BM, int BN, class Launch, class Kernel>
 Variant block_variant(Launch launch, Kernel kernel) {
-  const KernelInfo info = kernel_info(kernel, BX * BY);
-  return {std::to_string(BX) + "x" + std::to_string(BY), launch, info, info};
+  const KernelInfo info = kernel_info(kernel, BM * BN);
+  return Variant(std::to_string(BM) + "x" + std::to_string(BN), launch, info, info)
+      .with(GEMM_PARAM(BM))
+      .with(GEMM_PARAM(BN));
 }
 
 // 02: TILE x TILE threads, one TILE x TILE tile of A and of B in shared memory; named "tileT".
 template <int TILE, class Launch, class Kernel>
 Variant square_tile_variant(Launch launch, Kernel kernel) {
   const KernelInfo info = kernel_info(kernel, TILE * TILE);
-  return {"tile" + std::to_string(TILE), launch, info, info};
+  return Variant("tile" + std::to_string(TILE), launch, info, info).with(GEMM_PARAM(TILE));
 }
 
 // 03-07: a BM x BN x BK block tile, TM x TN outputs per thread; named "BMxBNxBK_TMxTN". From 03
@@ -35,10 +37,15 @@ Variant thread_tile_variant(Launch launch, Kernel wide, Kernel narrow, const cha
                            std::to_string(BK) + "_" + std::to_string(TM) + "x" +
                            std::to_string(TN) + suffix;
   constexpr int threads = (BM / TM) * (BN / TN);
-  return {name, launch, kernel_info(wide, threads), kernel_info(narrow, threads)};
+  return Variant(name, launch, kernel_info(wide, threads), kernel_info(narrow, threads))
+      .with(GEMM_PARAM(BM))
+      .with(GEMM_PARAM(BN))
+      .with(GEMM_PARAM(BK))
+      .with(GEMM_PARAM(TM))
+      .with(GEMM_PARAM(TN));
 }
 
-// 08 on: a BM x BN x BK block tile, WM x WN per warp, STAGES shared-memory stages (08: 2), float
+// 08-09: a BM x BN x BK block tile, WM x WN per warp, STAGES shared-memory stages (08: 2), float
 // (TF32 math) or __half inputs; named "tf32_BMxBNxBK_wWMxWN_sSTAGES" (or "fp16_...") and a suffix
 // for what else sets the variant apart.
 template <class T, int BM, int BN, int BK, int WM, int WN, int STAGES, class Launch, class Kernel>
@@ -52,30 +59,28 @@ Variant warp_tile_variant(Launch launch, Kernel wide, Kernel narrow, std::size_t
   constexpr int threads = (BM / WM) * (BN / WN) * 32;
   const KernelInfo w = kernel_info(wide, threads, dynamic_smem);
   const KernelInfo n = kernel_info(narrow, threads, dynamic_smem);
-  if constexpr (tf32)
-    return {name, launch, w, n, Precision::TF32};
-  else
-    return {name, launch, w, n};
+  Variant v = [&] {
+    if constexpr (tf32)
+      return Variant(name, launch, w, n, Precision::TF32);
+    else
+      return Variant(name, launch, w, n);
+  }();
+  return std::move(v)
+      .with("T", tf32 ? "float" : "__half")
+      .with(GEMM_PARAM(BM))
+      .with(GEMM_PARAM(BN))
+      .with(GEMM_PARAM(BK))
+      .with(GEMM_PARAM(WM))
+      .with(GEMM_PARAM(WN));
 }
 
 }  // namespace gemm
 
 // Used inside a chapter's namespace, where its launcher and kernel templates are in scope.
 #define GEMM_BLOCK(...) \
-  gemm::block_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
+  gemm::block_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__>)
 #define GEMM_SQUARE_TILE(...) \
-  gemm::square_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>, sgemm_kernel<__VA_ARGS__>)
-#define GEMM_THREAD_TILE(...)                                             \
-  gemm::thread_tile_variant<__VA_ARGS__>(sgemm_launch<__VA_ARGS__>,       \
-                                         sgemm_kernel<__VA_ARGS__, true>, \
-                                         sgemm_kernel<__VA_ARGS__, false>)
-// A chapter's program: the driver over its variants(). Left out where the benchmark runner
-// (bench/) compiles every chapter into one program.
-#ifdef GEMM_ALL_CHAPTERS
-#define GEMM_CHAPTER_MAIN(NAME, NAMESPACE)
-#else
-#define GEMM_CHAPTER_MAIN(NAME, NAMESPACE)                             \
-  int main(int argc, char** argv) {                                    \
-    return gemm::run_chapter(argc, argv, NAME, NAMESPACE::variants()); \
-  }
-#endif
+  gemm::square_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__>)
+#define GEMM_THREAD_TILE(...)                                                                      \
+  gemm::thread_tile_variant<__VA_ARGS__>(gemm_launch<__VA_ARGS__>, gemm_kernel<__VA_ARGS__, true>, \
+                                         gemm_kernel<__VA_ARGS__, false>)
