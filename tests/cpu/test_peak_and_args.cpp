@@ -27,19 +27,23 @@ TEST_CASE("FP32 peak = SMs x lanes x 2 x clock", "[peak]") {
 TEST_CASE("launcher argument checks follow the chapter contract", "[contract]") {
   float x = 0.0f;
   const float* p = &x;
-  CHECK(gemm::check_gemm_args(4, 4, 4, p, p, &x) == cudaSuccess);
-  CHECK(gemm::rejection_reason().empty());
-  CHECK(gemm::check_gemm_args(0, 0, 0, nullptr, nullptr, nullptr) == cudaSuccess);
-  CHECK(gemm::check_gemm_args(4, 4, 0, nullptr, nullptr, &x) == cudaSuccess);  // A, B empty
+  gemm::LaunchInfo info;
+  CHECK(gemm::check_gemm_args(4, 4, 4, p, p, &x, &info) == cudaSuccess);
+  CHECK(info.why.empty());
+  CHECK(gemm::check_gemm_args(0, 0, 0, nullptr, nullptr, nullptr, &info) == cudaSuccess);
+  CHECK(gemm::check_gemm_args(4, 4, 0, nullptr, nullptr, &x, &info) == cudaSuccess);  // A, B empty
 
-  CHECK(gemm::check_gemm_args(-5, 4, 4, p, p, &x) == cudaErrorInvalidValue);
-  CHECK(gemm::rejection_reason() == "sizes must be >= 0; got M=-5 N=4 K=4");
-  CHECK(gemm::check_gemm_args(4, 4, 4, nullptr, p, &x) == cudaErrorInvalidValue);
-  CHECK(gemm::rejection_reason().find("null") != std::string::npos);
-  CHECK(gemm::check_gemm_args(65536, 4, 32768, p, p, &x) == cudaErrorInvalidValue);
-  CHECK(gemm::rejection_reason().find("2^31-1") != std::string::npos);
-  CHECK(gemm::check_gemm_args(46341, 46341, 1, p, p, &x) == cudaErrorInvalidValue);  // M*N
-  CHECK(gemm::check_gemm_args(46340, 46340, 1, p, p, &x) == cudaSuccess);
+  CHECK(gemm::check_gemm_args(-5, 4, 4, p, p, &x, &info) == cudaErrorInvalidValue);
+  CHECK(info.why == "sizes must be >= 0; got M=-5 N=4 K=4");
+  CHECK(gemm::check_gemm_args(4, 4, 4, nullptr, p, &x, &info) == cudaErrorInvalidValue);
+  CHECK(info.why.find("null") != std::string::npos);
+  CHECK(gemm::check_gemm_args(65536, 4, 32768, p, p, &x, &info) == cudaErrorInvalidValue);
+  CHECK(info.why.find("2^31-1") != std::string::npos);
+  CHECK(gemm::check_gemm_args(46341, 46341, 1, p, p, &x, &info) == cudaErrorInvalidValue);  // M*N
+  CHECK(gemm::check_gemm_args(46340, 46340, 1, p, p, &x, &info) == cudaSuccess);
+  CHECK(info.why.empty());  // each call starts a fresh report
+  // Without a report the same checks hold: the entry points pass none.
+  CHECK(gemm::check_gemm_args(-5, 4, 4, p, p, &x, nullptr) == cudaErrorInvalidValue);
 }
 
 TEST_CASE("a C taller than 65535 row blocks is launched in slices that cover every row once",
@@ -81,23 +85,45 @@ TEST_CASE("the 16-byte path runs exactly where every row of every matrix starts 
           "[contract]") {
   alignas(16) float f[16] = {};
   alignas(16) short h[16] = {};
+  gemm::LaunchInfo info;
   const auto floats = [&](int K, int N, int offset) {
-    return gemm::wide_access(4, K, N, f + offset, f + offset, f + offset);
+    return gemm::wide_access(4, K, N, f + offset, f + offset, f + offset, &info);
   };
   CHECK(floats(4, 4, 0));
-  CHECK(gemm::access_path() == "16-byte");
+  CHECK(info.access == "16-byte");
   CHECK(floats(4096, 8, 0));
   CHECK_FALSE(floats(4095, 8, 0));  // K: rows of A start 4095 floats apart
-  CHECK(gemm::access_path() == "element");
+  CHECK(info.access == "element");
   CHECK_FALSE(floats(8, 4095, 0));  // N: rows of B and C
   CHECK_FALSE(floats(8, 2, 0));     // N = 1 or 2 (a matrix-vector product and the like)
   CHECK_FALSE(floats(8, 8, 1));     // one element past an aligned address
-  CHECK_FALSE(gemm::wide_access(4, 8, 8, f, f, f + 1));  // C alone
+  CHECK_FALSE(gemm::wide_access(4, 8, 8, f, f, f + 1, &info));  // C alone
   // FP16 inputs: 8 per 16 bytes.
-  CHECK(gemm::wide_access(8, 16, 16, h, h, f));
-  CHECK_FALSE(gemm::wide_access(8, 12, 16, h, h, f));
-  CHECK_FALSE(gemm::wide_access(8, 16, 16, h + 4, h, f));
+  CHECK(gemm::wide_access(8, 16, 16, h, h, f, &info));
+  CHECK_FALSE(gemm::wide_access(8, 12, 16, h, h, f, &info));
+  CHECK_FALSE(gemm::wide_access(8, 16, 16, h + 4, h, f, &info));
   // The argument checks leave the report at "element" until a launcher says otherwise (01, 02).
-  CHECK(gemm::check_gemm_args(4, 4, 4, f, f, f) == cudaSuccess);
-  CHECK(gemm::access_path() == "element");
+  CHECK(gemm::check_gemm_args(4, 4, 4, f, f, f, &info) == cudaSuccess);
+  CHECK(info.access == "element");
+}
+
+TEST_CASE("dense peaks per SM and clock, by compute capability and precision", "[peak]") {
+  using gemm::Precision;
+  CHECK(gemm::dense_flops_per_clock_per_sm(9, 0, Precision::FP32) == 256);
+  CHECK(gemm::dense_flops_per_clock_per_sm(9, 0, Precision::TF32) == 2048);
+  CHECK(gemm::dense_flops_per_clock_per_sm(9, 0, Precision::FP16) == 4096);
+  CHECK(gemm::dense_flops_per_clock_per_sm(8, 0, Precision::FP16) == 2048);
+  CHECK(gemm::dense_flops_per_clock_per_sm(8, 6, Precision::FP16) == 0);  // GeForce/pro differ
+  CHECK(gemm::dense_flops_per_clock_per_sm(8, 6, Precision::FP32) == 256);
+  // H200: 132 SMs at 1980 MHz: FP16 with FP32 accumulate 1070.5 TFLOP/s, TF32 535.2.
+  CHECK(gemm::peak_flops(132, 4096, 1.98e9) / 1e12 == Approx(1070.5).epsilon(0.0005));
+  CHECK(gemm::peak_flops(132, 2048, 1.98e9) / 1e12 == Approx(535.2).epsilon(0.0005));
+}
+
+TEST_CASE("split K: only a C of few tiles splits, in chunks of at least 128 k", "[contract]") {
+  CHECK(gemm::k_splits(64, 1024, 264) == 4);   // 07 at 1024^3: 64 tiles, 2 x 132 blocks fit
+  CHECK(gemm::k_splits(64, 256, 264) == 2);    // K / 128 caps it
+  CHECK(gemm::k_splits(133, 4096, 264) == 1);  // more than half the resident blocks: no split
+  CHECK(gemm::k_splits(1, 100, 264) == 1);     // K below 256: chunks would be under 128
+  CHECK(gemm::k_splits(16, 8192, 132) == 8);   // 10: one block per SM
 }

@@ -2,13 +2,19 @@
 
 #include "gemm_check.h"
 
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace gemm_tests {
 namespace {
+
+struct Shape {
+  int M, N, K;
+};
 
 struct AlphaBeta {
   float alpha, beta;
@@ -61,8 +67,8 @@ const AlphaBeta kAllPairs[] = {
     {1.0f, 0.0f}, {1.0f, 1.0f}, {-1.5f, 0.25f}, {0.5f, -2.0f}, {0.0f, 1.0f}};
 const AlphaBeta kLargePairs[] = {{1.0f, 0.0f}, {-1.5f, 0.25f}};
 
-std::string describe(const Launcher& l, const Shape& s, const AlphaBeta& ab, int offset) {
-  return l.name + " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
+std::string describe(const gemm::Variant& v, const Shape& s, const AlphaBeta& ab, int offset) {
+  return v.name + " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
          " K=" + std::to_string(s.K) + " alpha=" + std::to_string(ab.alpha) +
          " beta=" + std::to_string(ab.beta) + " offset=" + std::to_string(offset);
 }
@@ -71,94 +77,125 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
+bool fp16(const gemm::Variant& v) {
+  return v.precision == gemm::Precision::FP16;
+}
+
+cudaError_t run(const gemm::Variant& v, gemm::Problem& p, float alpha, float beta,
+                gemm::LaunchInfo* info = nullptr, cudaStream_t stream = nullptr) {
+  return v.launch(p, alpha, beta, stream, info);
+}
+
+cudaError_t run(EntryPoint e, gemm::Problem& p, float alpha, float beta,
+                cudaStream_t stream = nullptr) {
+  return e.sgemm ? e.sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream)
+                 : e.hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream);
+}
+
 }  // namespace
 
-cudaError_t Launcher::operator()(gemm::Problem& p, float alpha, float beta) const {
-  return sgemm ? sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, nullptr)
-               : hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, nullptr);
+gemm::Variant find(const std::vector<gemm::Variant>& variants, const std::string& name,
+                   gemm::Precision p) {
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    if (variants[i].name == name ||
+        (name.empty() && variants[i].precision == p && gemm::is_default(variants, i)))
+      return variants[i];
+  FAIL("no variant '" << name << "' in this chapter's main.cu");
+  return variants.front();
+}
+
+gemm::Variant EntryPoint::default_of(const std::vector<gemm::Variant>& variants) const {
+  for (const gemm::Variant& v : variants)
+    if ((sgemm && v.sgemm) || (hgemm && v.hgemm)) return v;
+  FAIL("the chapter's main.cu has no variant of this entry point's input type");
+  return variants.front();
 }
 
 // Each shape on aligned buffers (offset 0) and with offset pointers (offset 1: A, B and C one
 // element past an aligned address, so the 16-byte path never applies).
-void check_shape_matrix(const Launcher& l) {
-  const bool fp16 = l.precision == gemm::Precision::FP16;
+void check_shape_matrix(const gemm::Variant& v, const Paths& paths) {
   std::uint64_t seed = 100;
   for (const Shape& s : kShapes)
     for (const int offset : {0, 1}) {
-      gemm::Problem prob(s.M, s.N, s.K, ++seed, fp16, offset);
+      gemm::Problem prob(s.M, s.N, s.K, ++seed, fp16(v), offset);
       const bool small = double(s.M) * s.N * s.K < (1 << 22);
       const AlphaBeta* begin = small ? std::begin(kAllPairs) : std::begin(kLargePairs);
       const AlphaBeta* end = small ? std::end(kAllPairs) : std::end(kLargePairs);
       for (const AlphaBeta* ab = begin; ab != end; ++ab) {
-        INFO(describe(l, s, *ab, offset));
+        INFO(describe(v, s, *ab, offset));
         prob.reset_c(ab->beta, nullptr);
-        const cudaError_t err = l(prob, ab->alpha, ab->beta);
-        INFO("launch: " << cudaGetErrorString(err) << " " << gemm::rejection_reason());
+        gemm::LaunchInfo info;
+        const cudaError_t err = run(v, prob, ab->alpha, ab->beta, &info);
+        INFO("launch: " << cudaGetErrorString(err) << " " << info.why);
         REQUIRE(err == cudaSuccess);
-        // The 16-byte path exactly when K and N are multiples of the vector width and A, B, C
+        // The wide path exactly when K and N are multiples of the vector width and A, B, C
         // 16-byte aligned.
-        const bool wide = l.per_16 > 0 && s.K % l.per_16 == 0 && s.N % l.per_16 == 0 &&
-                          !offset && (s.K > 0 || !l.wide_needs_k);
-        CHECK(gemm::access_path() == (wide ? l.wide_path : l.narrow_path));
-        CUDA_CHECK(cudaDeviceSynchronize());
-        const gemm::CompareResult r = prob.check_c(l.precision, ab->alpha, ab->beta);
+        const bool wide =
+            paths.per_16 > 0 && s.K % paths.per_16 == 0 && s.N % paths.per_16 == 0 && !offset;
+        CHECK(info.access == (s.K == 0 && paths.empty_k ? paths.empty_k
+                              : wide                    ? paths.wide
+                                                        : paths.narrow));
+        const gemm::CompareResult r = prob.check_c(v.precision, ab->alpha, ab->beta);
         INFO(gemm::report(r, s.N));
         REQUIRE(r.pass);
       }
     }
 }
 
-void check_rejected_arguments(const Launcher& l) {
-  gemm::Problem prob(8, 8, 8, 3, l.precision == gemm::Precision::FP16);
+void check_rejected_arguments(const gemm::Variant& v) {
+  gemm::Problem prob(8, 8, 8, 3, fp16(v));
+  gemm::LaunchInfo info;
   const auto call = [&](int M, int N, int K, bool null_a) {
-    if (l.sgemm)
-      return l.sgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A.ptr, prob.B.ptr, 0.0f, prob.C.ptr,
-                     nullptr);
-    return l.hgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A16.ptr, prob.B16.ptr, 0.0f, prob.C.ptr,
-                   nullptr);
+    if (v.sgemm)
+      return v.sgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A.ptr, prob.B.ptr, 0.0f, prob.C.ptr,
+                     nullptr, &info);
+    return v.hgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A16.ptr, prob.B16.ptr, 0.0f, prob.C.ptr,
+                   nullptr, &info);
   };
   prob.reset_c(1.0f, nullptr);
   const std::vector<float> before = prob.C.to_host();
 
   CHECK(call(-5, 8, 8, false) == cudaErrorInvalidValue);
+  CHECK(info.why == "sizes must be >= 0; got M=-5 N=8 K=8");
   CHECK(call(8, -1, 8, false) == cudaErrorInvalidValue);
   CHECK(call(8, 8, -4, false) == cudaErrorInvalidValue);
   CHECK(call(8, 8, 8, true) == cudaErrorInvalidValue);
+  CHECK(info.why.find("null") != std::string::npos);
   // 2^16 x 2^16 elements would overflow the kernels' int indexing: refused, never launched
   // (a launch would run far past these 8x8 buffers).
   CHECK(call(65536, 8, 65536, false) == cudaErrorInvalidValue);
   CHECK(call(8, 65536, 65536, false) == cudaErrorInvalidValue);
   CHECK(call(65536, 65536, 8, false) == cudaErrorInvalidValue);
-  CHECK_FALSE(gemm::rejection_reason().empty());
+  CHECK(info.why.find("2^31-1") != std::string::npos);
   // Empty problems are not errors and touch nothing.
   CHECK(call(0, 8, 8, false) == cudaSuccess);
+  CHECK(info.why.empty());
   CHECK(call(8, 0, 8, false) == cudaSuccess);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(cudaGetLastError() == cudaSuccess);
   CHECK(same_bits(before, prob.C.to_host()));
 }
 
-void check_nonfinite_propagation(const Launcher& l) {
+void check_nonfinite_propagation(const gemm::Variant& v) {
   const Shape s{67, 72, 40};  // edge tiles in M and N; N and K fit every vector width
-  const bool fp16 = l.precision == gemm::Precision::FP16;
   for (const float bad : {NAN, INFINITY}) {
-    gemm::Problem prob(s.M, s.N, s.K, 9, fp16);
-    const std::vector<double> clean = prob.reference(l.precision, 1.0f, 0.0f);
+    gemm::Problem prob(s.M, s.N, s.K, 9, fp16(v));
+    const std::vector<double> clean = prob.reference(v.precision, 1.0f, 0.0f);
     const int bad_row = 40, bad_k = 17;
     const std::size_t at = std::size_t(bad_row) * s.K + bad_k;
     CUDA_CHECK(cudaMemcpy(prob.A.ptr + at, &bad, sizeof bad, cudaMemcpyHostToDevice));
-    if (fp16) {
+    if (fp16(v)) {
       const __half h = __float2half(bad);
       CUDA_CHECK(cudaMemcpy(prob.A16.ptr + at, &h, sizeof h, cudaMemcpyHostToDevice));
     }
     prob.reset_c(0.0f, nullptr);
-    REQUIRE(l(prob, 1.0f, 0.0f) == cudaSuccess);
+    REQUIRE(run(v, prob, 1.0f, 0.0f) == cudaSuccess);
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<float> got = prob.C.to_host();
     for (int i = 0; i < s.M; ++i)
       for (int j = 0; j < s.N; ++j) {
         const float g = got[std::size_t(i) * s.N + j];
-        INFO(l.name << " bad=" << bad << " C[" << i << ", " << j << "] = " << g);
+        INFO(v.name << " bad=" << bad << " C[" << i << ", " << j << "] = " << g);
         if (i == bad_row) {
           REQUIRE_FALSE(std::isfinite(g));  // NaN stays NaN; Inf becomes +-Inf or NaN
           if (std::isnan(bad)) REQUIRE(std::isnan(g));
@@ -172,24 +209,25 @@ void check_nonfinite_propagation(const Launcher& l) {
     rest.erase(rest.begin() + bad_row * s.N, rest.begin() + (bad_row + 1) * s.N);
     ref.erase(ref.begin() + bad_row * s.N, ref.begin() + (bad_row + 1) * s.N);
     const gemm::Tolerance tol =
-        gemm::tolerance_for(l.precision, s.K, gemm::rms(clean.data(), clean.size()));
+        gemm::tolerance_for(v.precision, s.K, gemm::rms(clean.data(), clean.size()));
     const gemm::CompareResult r = gemm::allclose(rest.data(), ref.data(), rest.size(), tol);
     INFO(gemm::report(r, s.N));
     REQUIRE(r.pass);
   }
 }
 
-void check_corruption_is_caught(const Launcher& l) {
+void check_corruption_is_caught(const gemm::Variant& v) {
   const Shape s{129, 136, 72};
-  gemm::Problem prob(s.M, s.N, s.K, 11, l.precision == gemm::Precision::FP16);
+  gemm::Problem prob(s.M, s.N, s.K, 11, fp16(v));
   prob.reset_c(0.0f, nullptr);
-  REQUIRE(l(prob, 1.0f, 0.0f) == cudaSuccess);
+  REQUIRE(run(v, prob, 1.0f, 0.0f) == cudaSuccess);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<double>& ref = prob.reference(l.precision, 1.0f, 0.0f);
+  const std::vector<double>& ref = prob.reference(v.precision, 1.0f, 0.0f);
   std::vector<float> got = prob.C.to_host();
   const gemm::Tolerance tol =
-      gemm::tolerance_for(l.precision, s.K, gemm::rms(ref.data(), ref.size()));
+      gemm::tolerance_for(v.precision, s.K, gemm::rms(ref.data(), ref.size()));
   REQUIRE(gemm::allclose(got.data(), ref.data(), got.size(), tol).pass);
+  REQUIRE(prob.check_c(v.precision, 1.0f, 0.0f).pass);
 
   const std::size_t bad = got.size() / 2 + 3;
   got[bad] += static_cast<float>(3.0 * (tol.atol + tol.rtol * std::fabs(ref[bad])));
@@ -197,6 +235,66 @@ void check_corruption_is_caught(const Launcher& l) {
   CHECK_FALSE(r.pass);
   CHECK(r.mismatches == 1);
   CHECK(r.first_bad == bad);
+  // The device check, which the shape matrix relies on, says the same.
+  CUDA_CHECK(cudaMemcpy(prob.C.ptr + bad, &got[bad], sizeof(float), cudaMemcpyHostToDevice));
+  const gemm::CompareResult d = prob.check_c(v.precision, 1.0f, 0.0f);
+  CHECK_FALSE(d.pass);
+  CHECK(d.mismatches == 1);
+  CHECK(d.first_bad == bad);
+  CHECK(d.first_got == r.first_got);
+}
+
+// The entry point and its default variant on one problem (K not split, so no atomics reorder
+// sums): the same bits in C.
+void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
+  gemm::Problem prob(1000, 2048, 136, 21, fp16(v));
+  prob.reset_c(0.5f, nullptr);
+  REQUIRE(run(e, prob, 1.5f, 0.5f) == cudaSuccess);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> from_entry = prob.C.to_host();
+  prob.reset_c(0.5f, nullptr);
+  gemm::LaunchInfo info;
+  REQUIRE(run(v, prob, 1.5f, 0.5f, &info) == cudaSuccess);
+  CHECK(info.k_splits == 1);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(same_bits(from_entry, prob.C.to_host()));
+  CHECK(prob.check_c(v.precision, 1.5f, 0.5f).pass);
+}
+
+// The process's first calls of the entry point, from four host threads at once, each on a
+// non-blocking stream of its own and its own problem: launchers that cache per-device state
+// must build it safely.
+void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v) {
+  constexpr int kThreads = 4;
+  std::vector<std::unique_ptr<gemm::Problem>> probs;
+  for (int t = 0; t < kThreads; ++t) {
+    probs.push_back(std::make_unique<gemm::Problem>(300 + 64 * t, 520, 200, 31 + t, fp16(v)));
+    probs.back()->reset_c(0.0f, nullptr);
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::atomic<int> ready{0};
+  cudaError_t errs[kThreads];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      cudaStream_t stream = nullptr;
+      errs[t] = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      ++ready;
+      while (ready < kThreads)
+        std::this_thread::yield();
+      if (!errs[t]) errs[t] = run(e, *probs[t], 1.0f, 0.0f, stream);
+      if (!errs[t]) errs[t] = cudaStreamSynchronize(stream);
+      if (stream) cudaStreamDestroy(stream);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (int t = 0; t < kThreads; ++t) {
+    INFO("thread " << t << ": " << cudaGetErrorString(errs[t]));
+    REQUIRE(errs[t] == cudaSuccess);
+    const gemm::CompareResult r = probs[t]->check_c(v.precision, 1.0f, 0.0f);
+    INFO(gemm::report(r, probs[t]->N));
+    CHECK(r.pass);
+  }
 }
 
 }  // namespace gemm_tests

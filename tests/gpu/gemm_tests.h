@@ -1,67 +1,117 @@
 // The checks every chapter's GPU tests run: the shape and alpha/beta matrix against the FP64
 // reference with NaN-poisoned C, on aligned buffers and with every pointer one element past an
-// aligned address, rejected arguments, NaN/Inf propagation, and a checker that
-// must catch one corrupted element.
+// aligned address, rejected arguments, NaN/Inf propagation, a checker that must catch one
+// corrupted element; and for each entry point of the chapter contract, that it runs its default
+// variant bit for bit and that first calls from several host threads at once all succeed.
+// A test file declares its chapter (GEMM_DECLARE_VARIANTS, _SGEMM, _HGEMM) and tests its entry
+// points and its variants, by name; both come from the chapter's NN_x_variants objects (its
+// compiled main.cu).
 #pragma once
 
 #include "../catch_compat.h"
 
-#include "problem.h"
+#include "harness.h"
 
 #include <string>
 
 namespace gemm_tests {
 
-struct Shape {
-  int M, N, K;
+// Which global-access path a launcher reports (LaunchInfo::access): `wide` when K and N are
+// multiples of per_16 elements and A, B, C 16-byte aligned (per_16 0: never), else `narrow`;
+// `empty_k` where K is 0, if the launcher says something else then.
+struct Paths {
+  int per_16 = 0;
+  const char* wide = "16-byte";
+  const char* narrow = "element";
+  const char* empty_k = nullptr;
 };
+inline constexpr Paths element_only{0};
+inline constexpr Paths float4_paths{4};  // FP32 and TF32 inputs: 4 floats per 16 bytes
+inline constexpr Paths half8_paths{8};   // FP16 inputs: 8 halves per 16 bytes
+inline constexpr Paths tma_paths{8, "tma", "tma staged", "element"};
 
-// Entry points under test: FP32 launchers (FP32 or TF32 math) and FP16-input launchers.
-struct Launcher {
-  std::string name;
+// A copy of a variant of the chapter, found by name ("" and a precision: the default of that
+// precision).
+gemm::Variant find(const std::vector<gemm::Variant>& variants, const std::string& name,
+                   gemm::Precision p = gemm::Precision::FP32);
+
+// A contract entry point (chNN::sgemm or chNN::hgemm).
+struct EntryPoint {
   gemm::SgemmFn sgemm = nullptr;
   gemm::HgemmFn hgemm = nullptr;
-  gemm::Precision precision = gemm::Precision::FP32;
-  // Elements per 16-byte access on the launcher's wide path; 0: it has none (01, 02).
-  int per_16 = 0;
-  // What gemm::access_path() says for the wide path and the other one (10: "tma" where TMA can
-  // describe A and B, which also needs K > 0, and 09's element path elsewhere).
-  std::string wide_path = "16-byte", narrow_path = "element";
-  bool wide_needs_k = false;
-  cudaError_t operator()(gemm::Problem& p, float alpha, float beta) const;
+  EntryPoint(gemm::SgemmFn f) : sgemm(f) {}
+  EntryPoint(gemm::HgemmFn f) : hgemm(f) {}
+  // The default variant it must run: the first with a launcher of the same input type.
+  gemm::Variant default_of(const std::vector<gemm::Variant>& variants) const;
 };
 
-void check_shape_matrix(const Launcher& l);
-void check_rejected_arguments(const Launcher& l);
-void check_nonfinite_propagation(const Launcher& l);
-void check_corruption_is_caught(const Launcher& l);
+void check_shape_matrix(const gemm::Variant& v, const Paths& paths);
+void check_rejected_arguments(const gemm::Variant& v);
+void check_nonfinite_propagation(const gemm::Variant& v);
+void check_corruption_is_caught(const gemm::Variant& v);
+void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v);
+void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
 
-}  // namespace gemm_tests
-
-// The four test cases every entry point gets, named after it and tagged with its chapter.
-#define GEMM_CHAPTER_TESTS(TAG, NAME, ...) \
-  GEMM_CHAPTER_TESTS_IF(gemm_tests::always, TAG, NAME, __VA_ARGS__)
-
-namespace gemm_tests {
 inline void always() {}
+
 }  // namespace gemm_tests
 
-// The same, each test case first calling REQUIRE_GPU(), which exits 77 (CTest: skipped) when
-// the GPU cannot run the chapter (10: Hopper only).
-#define GEMM_CHAPTER_TESTS_IF(REQUIRE_GPU, TAG, NAME, ...)                                   \
+// The chapter's variants (main.cu) and the entry points of the contract it defines (kernel.cu).
+#define GEMM_DECLARE_VARIANTS(NS)        \
+  namespace NS {                         \
+  std::vector<gemm::Variant> variants(); \
+  }
+#define GEMM_DECLARE_SGEMM(NS)                                                       \
+  namespace NS {                                                                     \
+  cudaError_t sgemm(int, int, int, float, const float*, const float*, float, float*, \
+                    cudaStream_t);                                                   \
+  }
+#define GEMM_DECLARE_HGEMM(NS)                                                         \
+  namespace NS {                                                                       \
+  cudaError_t hgemm(int, int, int, float, const __half*, const __half*, float, float*, \
+                    cudaStream_t);                                                     \
+  }
+
+// The four test cases of one variant (VARIANT: an expression giving a gemm::Variant), named NAME;
+// REQUIRE_GPU() first exits 77 (CTest: skipped) where the GPU cannot run the chapter (10: Hopper).
+#define GEMM_TESTS_OF_IF(REQUIRE_GPU, TAG, NAME, VARIANT, PATHS)                             \
   TEST_CASE(NAME ": matches the FP64 reference over the shape and alpha/beta matrix", TAG) { \
     REQUIRE_GPU();                                                                           \
-    gemm_tests::check_shape_matrix(gemm_tests::Launcher{NAME, __VA_ARGS__});                 \
+    gemm_tests::check_shape_matrix(VARIANT, PATHS);                                          \
   }                                                                                          \
   TEST_CASE(NAME ": rejects impossible arguments without launching", TAG) {                  \
     REQUIRE_GPU();                                                                           \
-    gemm_tests::check_rejected_arguments(gemm_tests::Launcher{NAME, __VA_ARGS__});           \
+    gemm_tests::check_rejected_arguments(VARIANT);                                           \
   }                                                                                          \
   TEST_CASE(NAME ": propagates NaN and Inf from A", TAG) {                                   \
     REQUIRE_GPU();                                                                           \
-    gemm_tests::check_nonfinite_propagation(gemm_tests::Launcher{NAME, __VA_ARGS__});        \
+    gemm_tests::check_nonfinite_propagation(VARIANT);                                        \
   }                                                                                          \
   TEST_CASE(NAME ": a result with one corrupted element fails the check", TAG) {             \
     REQUIRE_GPU();                                                                           \
-    gemm_tests::check_corruption_is_caught(gemm_tests::Launcher{NAME, __VA_ARGS__});         \
+    gemm_tests::check_corruption_is_caught(VARIANT);                                         \
   }
+
+// A variant of the chapter's main.cu, by name.
+#define GEMM_VARIANT_TESTS_IF(REQUIRE_GPU, TAG, NS, NAME, PATHS) \
+  GEMM_TESTS_OF_IF(REQUIRE_GPU, TAG, #NS " " NAME, gemm_tests::find(NS::variants(), NAME), PATHS)
+#define GEMM_VARIANT_TESTS(TAG, NS, NAME, PATHS) \
+  GEMM_VARIANT_TESTS_IF(gemm_tests::always, TAG, NS, NAME, PATHS)
+
+// An entry point of the contract (NAME: "ch07::sgemm"): its default variant's four test cases,
+// that the entry point runs that variant bit for bit, and first calls from several threads.
+#define GEMM_ENTRY_POINT_TESTS_IF(REQUIRE_GPU, TAG, NS, NAME, ENTRY, PATHS)                        \
+  GEMM_TESTS_OF_IF(REQUIRE_GPU, TAG, NAME,                                                         \
+                   gemm_tests::EntryPoint(ENTRY).default_of(NS::variants()), PATHS)                \
+  TEST_CASE(NAME ": runs its default variant, bit for bit", TAG) {                                 \
+    REQUIRE_GPU();                                                                                 \
+    gemm_tests::check_entry_point_runs_default(                                                    \
+        ENTRY, gemm_tests::EntryPoint(ENTRY).default_of(NS::variants()));                          \
+  }                                                                                                \
+  TEST_CASE(NAME ": first calls from several host threads at once, each on its own stream", TAG) { \
+    REQUIRE_GPU();                                                                                 \
+    gemm_tests::check_concurrent_first_calls(                                                      \
+        ENTRY, gemm_tests::EntryPoint(ENTRY).default_of(NS::variants()));                          \
+  }
+#define GEMM_ENTRY_POINT_TESTS(TAG, NS, NAME, ENTRY, PATHS) \
+  GEMM_ENTRY_POINT_TESTS_IF(gemm_tests::always, TAG, NS, NAME, ENTRY, PATHS)

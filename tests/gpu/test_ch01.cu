@@ -1,5 +1,6 @@
 #include "gemm_tests.h"
 
-#include "../../01_naive/kernel.cu"
+GEMM_DECLARE_VARIANTS(ch01)
+GEMM_DECLARE_SGEMM(ch01)
 
-GEMM_CHAPTER_TESTS("[ch01]", "ch01::sgemm", ch01::sgemm)
+GEMM_ENTRY_POINT_TESTS("[ch01]", ch01, "ch01::sgemm", ch01::sgemm, gemm_tests::element_only)

@@ -1,9 +1,8 @@
 #include "gemm_tests.h"
 
-#include "../../04_transposed_A/kernel.cu"
+GEMM_DECLARE_VARIANTS(ch04)
+GEMM_DECLARE_SGEMM(ch04)
 
-GEMM_CHAPTER_TESTS("[ch04]", "ch04::sgemm", ch04::sgemm, nullptr, gemm::Precision::FP32, 4)
-GEMM_CHAPTER_TESTS("[ch04][64x64x8]", "ch04 64x64x8 4x4", ch04::sgemm_launch<64, 64, 8, 4, 4>,
-                   nullptr, gemm::Precision::FP32, 4)
-GEMM_CHAPTER_TESTS("[ch04][128x128x8]", "ch04 128x128x8 8x8", ch04::sgemm_launch<128, 128, 8, 8, 8>,
-                   nullptr, gemm::Precision::FP32, 4)
+GEMM_ENTRY_POINT_TESTS("[ch04]", ch04, "ch04::sgemm", ch04::sgemm, gemm_tests::float4_paths)
+GEMM_VARIANT_TESTS("[ch04][64x64x8]", ch04, "64x64x8_4x4", gemm_tests::float4_paths)
+GEMM_VARIANT_TESTS("[ch04][128x128x8]", ch04, "128x128x8_8x8", gemm_tests::float4_paths)

@@ -1,9 +1,8 @@
 #include "gemm_tests.h"
 
-#include "../../05_swizzle/kernel.cu"
+GEMM_DECLARE_VARIANTS(ch05)
+GEMM_DECLARE_SGEMM(ch05)
 
-GEMM_CHAPTER_TESTS("[ch05]", "ch05::sgemm", ch05::sgemm, nullptr, gemm::Precision::FP32, 4)
-GEMM_CHAPTER_TESTS("[ch05][64x64x8]", "ch05 64x64x8 4x4", ch05::sgemm_launch<64, 64, 8, 4, 4>,
-                   nullptr, gemm::Precision::FP32, 4)
-GEMM_CHAPTER_TESTS("[ch05][128x128x8]", "ch05 128x128x8 8x8", ch05::sgemm_launch<128, 128, 8, 8, 8>,
-                   nullptr, gemm::Precision::FP32, 4)
+GEMM_ENTRY_POINT_TESTS("[ch05]", ch05, "ch05::sgemm", ch05::sgemm, gemm_tests::float4_paths)
+GEMM_VARIANT_TESTS("[ch05][64x64x8]", ch05, "64x64x8_4x4", gemm_tests::float4_paths)
+GEMM_VARIANT_TESTS("[ch05][128x128x8]", ch05, "128x128x8_8x8", gemm_tests::float4_paths)

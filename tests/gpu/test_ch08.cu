@@ -1,16 +1,16 @@
 #include "gemm_tests.h"
 
-#include "../../08_wmma_tensorcore/kernel.cu"
+GEMM_DECLARE_VARIANTS(ch08)
+GEMM_DECLARE_SGEMM(ch08)
+GEMM_DECLARE_HGEMM(ch08)
 
-GEMM_CHAPTER_TESTS("[ch08][tf32]", "ch08::sgemm (TF32)", ch08::sgemm, nullptr,
-                   gemm::Precision::TF32, 4)
-GEMM_CHAPTER_TESTS("[ch08][fp16]", "ch08::hgemm (FP16)", nullptr, ch08::hgemm,
-                   gemm::Precision::FP16, 8)
-GEMM_CHAPTER_TESTS("[ch08][tf32][barrier_early]", "ch08 TF32 barrier early",
-                   (ch08::gemm_launch<float, 128, 128, 16, 64, 64, 1>), nullptr,
-                   gemm::Precision::TF32, 4)
-GEMM_CHAPTER_TESTS("[ch08][fp16][frags2]", "ch08 FP16 fragments x2", nullptr,
-                   (ch08::gemm_launch<__half, 128, 128, 32, 64, 64, 2>), gemm::Precision::FP16, 8)
-GEMM_CHAPTER_TESTS("[ch08][tf32][cpp_load]", "ch08 TF32 C++ fragment loads",
-                   (ch08::gemm_launch<float, 128, 128, 16, 64, 64, 0, true, false>), nullptr,
-                   gemm::Precision::TF32, 4)
+GEMM_ENTRY_POINT_TESTS("[ch08][tf32]", ch08, "ch08::sgemm (TF32)", ch08::sgemm,
+                       gemm_tests::float4_paths)
+GEMM_ENTRY_POINT_TESTS("[ch08][fp16]", ch08, "ch08::hgemm (FP16)", ch08::hgemm,
+                       gemm_tests::half8_paths)
+GEMM_VARIANT_TESTS("[ch08][tf32][barrier_early]", ch08, "tf32_128x128x16_w64x64_s2_barrier_early",
+                   gemm_tests::float4_paths)
+GEMM_VARIANT_TESTS("[ch08][fp16][frags2]", ch08, "fp16_128x128x32_w64x64_s2_frags2",
+                   gemm_tests::half8_paths)
+GEMM_VARIANT_TESTS("[ch08][tf32][cpp_load]", ch08, "tf32_128x128x16_w64x64_s2_cpp_load",
+                   gemm_tests::float4_paths)
