@@ -6,7 +6,8 @@
 
 --collect: each output line is chapter,variant,kernel,metric,value; scripts/summarize.py makes
 the tables. --foreign: one line per distinct kernel that is neither a chapter's (gemm_kernel, or
-in a chNN namespace) nor the harness's (fill, rounding, conversion):
+in a chNN namespace) nor the harness's or common/'s (fill, rounding, conversion, the clock probe, the check,
+split K's scaling, the sm_90a probe):
 precision,kernel,grid,block,registers,smem,time_ms.
 """
 import csv
@@ -16,7 +17,8 @@ import sys
 
 
 HARNESS = ("gemm_kernel", "fill_uniform_kernel", "fill_value_kernel", "round_to_half_kernel",
-           "to_double_kernel")
+           "to_double_kernel", "clock_probe_kernel", "allclose_kernel", "rms_partials_kernel",
+           "scale_kernel", "has_sm90a_kernel")
 
 
 def parse():

@@ -293,7 +293,15 @@ def cublas_ratio(run, r):
 
 
 def pct_peak(r):
-    return f"{f(r, 'pct_fp32_peak'):.1f}%" if r["precision"] == "fp32" else "-"
+    """% of the dense peak of the row's precision at the maximum SM clock."""
+    return f"{f(r, 'pct_peak'):.1f}%" if float(r.get("pct_peak") or 0) > 0 else "-"
+
+
+def at_clock(r):
+    """% of that peak at the SM clock measured after the row's timed launches, and the clock."""
+    if float(r.get("pct_peak_at_clock") or 0) <= 0:
+        return "-"
+    return f"{f(r, 'pct_peak_at_clock'):.1f}% at {f(r, 'sm_clock_mhz'):.0f} MHz"
 
 
 def gen_sizes(run, chapter, args):
@@ -304,11 +312,11 @@ def gen_sizes(run, chapter, args):
         for r in run.defaults(chapter, n):
             p = run.default(prev, n, r["precision"]) if prev else None
             rows.append([n, r["precision"].upper(), f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
-                         pct_peak(r), cublas_ratio(run, r),
+                         pct_peak(r), at_clock(r), cublas_ratio(run, r),
                          x(f(p, "median_ms"), f(r, "median_ms")) if p else "-"])
-    head = ["size", "precision", "ms", "TFLOP/s", "% of FP32 peak", "x cuBLAS (same precision)",
-            f"x {prev}" if prev else "x previous"]
-    return table(head, rows, ["---:", "---"] + ["---:"] * 5)
+    head = ["size", "precision", "ms", "TFLOP/s", "% of peak", "% of peak at the clock held",
+            "x cuBLAS (same precision)", f"x {prev}" if prev else "x previous"]
+    return table(head, rows, ["---:", "---"] + ["---:"] * 6)
 
 
 def gen_variants(run, chapter, args):
@@ -570,6 +578,26 @@ def compare(old, new):
                                  ["---", "---", "---:", "---:"])
 
 
+def clock_lines(run):
+    """The clock and power the rows ran at, by precision (bench.csv's sm_clock_mhz, power_w)."""
+    lines = []
+    for prec in ("fp32", "tf32", "fp16"):
+        rows = [r for r in run.rows if r["precision"] == prec and float(r.get("sm_clock_mhz") or -1) > 0]
+        if not rows:
+            continue
+        mhz = [f(r, "sm_clock_mhz") for r in rows]
+        watts = [f(r, "power_w") for r in rows if float(r.get("power_w") or -1) >= 0]
+        lines.append(f"- {prec.upper()} rows ({len(rows)}): SM clock after the timed launches "
+                     f"{min(mhz):.0f} to {max(mhz):.0f} MHz (median {statistics.median(mhz):.0f})"
+                     + (f"; board power while they ran {min(watts):.0f} to {max(watts):.0f} W"
+                        if watts else "") + ".")
+    if lines:
+        lines = ["The clock each row held (a probe kernel after each timed launch counts SM cycles "
+                 "against the GPU's timer) and the board power (NVML, refreshed about every "
+                 "100 ms):", ""] + lines
+    return lines
+
+
 def results_readme(run, rel):
     rows = run.rows
     # Where the page is written: results/README.md for the reference GPU, else beside its data.
@@ -586,11 +614,7 @@ def results_readme(run, rel):
         out += ["SM clock and power around the run (nvidia-smi):", "",
                 table(["when"] + keys, [[r["when"]] + [r[k] for k in keys] for r in m],
                       ["---"] * (len(keys) + 1))]
-        clocks = [int(r[k]) for r in run.gemm for k in ("sm_clock_before_mhz", "sm_clock_after_mhz")
-                  if int(r[k]) > 0]
-        if clocks:
-            out += ["", f"SM clock read through NVML before and after every timed kernel: "
-                        f"{min(clocks)} to {max(clocks)} MHz.", ""]
+        out += [""] + clock_lines(run) + [""]
 
     n = NCU_SIZE
     out += [f"## Every chapter at {n}^3", "",
@@ -601,7 +625,7 @@ def results_readme(run, rel):
         for r in run.defaults(ch, n):
             p = prev.get(r["precision"]) or prev.get("fp32")
             trows.append([label(run, r), r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
-                          pct_peak(r), cublas_ratio(run, r),
+                          pct_peak(r), at_clock(r), cublas_ratio(run, r),
                           x(f(p, "median_ms"), f(r, "median_ms")) if p else ""])
         for r in run.defaults(ch, n):
             prev[r["precision"]] = r
@@ -609,9 +633,9 @@ def results_readme(run, rel):
         c = run.cublas(n, prec)
         if c:
             trows.append([name, "", f"{f(c, 'median_ms'):.3f}", f"{f(c, 'tflops'):.2f}", pct_peak(c),
-                          "1.000", ""])
-    out += [table(["kernel", "variant", "ms", "TFLOP/s", "% of FP32 peak", "x cuBLAS",
-                   "x the chapter before"], trows, ["---", "---"] + ["---:"] * 5)]
+                          at_clock(c), "1.000", ""])
+    out += [table(["kernel", "variant", "ms", "TFLOP/s", "% of peak", "% of peak at the clock held",
+                   "x cuBLAS", "x the chapter before"], trows, ["---", "---"] + ["---:"] * 6)]
 
     s = seeds()
     out += ["", "## The seeds' tables", "",
@@ -646,7 +670,10 @@ def results_readme(run, rel):
 
     out += ["## Measured ceilings", "",
             table(["ceiling", "value"],
-                  [["FP32 peak (SMs x 128 lanes x 2 x max clock)", f"{f(rows[0], 'fp32_peak_tflops'):.1f} TFLOP/s"]] +
+                  [[f"{p.upper()} dense peak (SMs x FLOP/clock/SM x max clock; common/peak.cpp)",
+                    f"{f(r, 'peak_tflops'):.1f} TFLOP/s"] for p in ("fp32", "tf32", "fp16")
+                   for r in [next((q for q in rows if q["precision"] == p
+                                   and float(q.get("peak_tflops") or 0) > 0), None)] if r] +
                   [[f"cuBLAS {p.upper()}, best size",
                     f"{max(f(r, 'tflops') for r in rows if r['chapter'] == 'cublas' and r['precision'] == p):.1f} TFLOP/s"]
                    for p in ("fp32", "tf32", "fp16") if run.cublas(sizes[-1], p)] +
