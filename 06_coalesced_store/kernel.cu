@@ -130,7 +130,7 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const float* A, const 
   });
 }
 
-// Seed 002's baseline: 128x128 block tile, BK 16, 8x8 per thread, 256 threads.
+// Post 002's baseline: 128x128 block tile, BK 16, 8x8 per thread, 256 threads.
 cudaError_t sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C, cudaStream_t stream) {
   return gemm_launch<128, 128, 16, 8, 8>(M, N, K, alpha, A, B, beta, C, stream);

@@ -21,7 +21,7 @@ struct Chapter {
 // one.
 inline const std::vector<int> kDefaultSizes = {256,  512,  1000, 1024, 2048,
                                                3000, 4095, 4096, 5000, 8192};
-// Every variant that is not a default (the tile sweeps, the seeds' configurations) runs here.
+// Every variant that is not a default (the tile sweeps, the blog posts' configurations) runs here.
 inline const std::vector<int> kVariantSizes = {1024, 2048, 3000, 4096};
 
 int run(int argc, char** argv, const std::vector<Chapter>& chapters);

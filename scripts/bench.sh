@@ -60,7 +60,7 @@ if command -v ncu >/dev/null; then
   rm -f "$out/ncu_rasterization.csv"
   for v in $("$build/bench/rasterization" --help | sed -n 's/^ *variants: \(.*\) (default.*/\1/p' | tr -d ,); do
     ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum \
-        -k regex:sgemm_kernel --launch-count 1 --csv --page raw "$build/bench/rasterization" --size 4096 \
+        -k regex:gemm_kernel --launch-count 1 --csv --page raw "$build/bench/rasterization" --size 4096 \
         --reps 1 --warmup 0 --no-check --no-cublas --variant "$v" |
       python3 scripts/ncu_table.py --collect rasterization "$v" >> "$out/ncu_rasterization.csv"
   done
@@ -96,4 +96,4 @@ cat "$out"/ptxas_*.tmp | sed 's/  */ /g' > "$out/ptxas.txt" && rm -f "$out"/ptxa
 python3 scripts/plot.py "$out" || echo "(no plots)"
 python3 scripts/summarize.py --write "$out"
 echo
-sed -n '/^## Every chapter/,/^## The seeds/p' results/README.md | sed '$d'
+sed -n "/^## Every chapter/,/^## The blog posts/p" results/README.md | sed '$d'

@@ -2,8 +2,8 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path; 10 runs 09's kernel there) and an aligned one (67x72x264: the 16-byte
-# path from 03 on, TMA in 10). Both have edge tiles in M, N and K, enough k-tiles for 09's and
+# element-by-element path; 10 copies A and B into aligned scratch first) and an aligned one
+# (67x72x264: the 16-byte path from 03 on, TMA in 10). Both have edge tiles in M, N and K, enough k-tiles for 09's and
 # 10's rings of stages to wrap around, and K large enough for 07-09 (and 10 on the aligned one)
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error.
@@ -47,7 +47,7 @@ run_one() {
         --no-cublas 2>&1) || rc=$?
   {
     printf '== compute-sanitizer --tool %s %s --reps 1 --warmup 0 --no-cublas\n' "$tool" "$*"
-    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Barrier|(16-byte|element|tma) +(PASS|FAIL)|^note' <<<"$out" |
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|Barrier|(16-byte|element|tma|tma staged) +(PASS|FAIL)|^note' <<<"$out" |
       sed -E 's/^([^=])/   \1/'
     echo "rc=$rc"
   } > "$tmp/$n.log"

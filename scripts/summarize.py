@@ -27,7 +27,7 @@ and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unles
     kernels rows=CH:VAR,.. [size=4096]    chosen kernels side by side
     ncu kernels=CH[:VAR],.. metrics=NAME,.. [size=4096]  Nsight Compute metrics (METRICS below),
                                   one column per kernel, ratios computed here (ncu_SIZE.csv)
-    seed000 | seed002             a seed's table beside ours (bench/seeds.json)
+    post000 | post002             a blog post's table beside ours (bench/posts.json)
 Chapters, their order and their precisions come from the CSV, never from a list here.
 """
 import csv
@@ -429,13 +429,13 @@ def gen_cublas(run, _chapter, _args):
             f"([{REFERENCE}/bench.csv]({REFERENCE}/bench.csv)).")
 
 
-def seeds():
-    with open(os.path.join(ROOT, "bench", "seeds.json")) as fh:
+def posts():
+    with open(os.path.join(ROOT, "bench", "posts.json")) as fh:
         return json.load(fh)
 
 
-def gen_seed000(run, _chapter, _args):
-    s = seeds()["seed000"]
+def gen_post000(run, _chapter, _args):
+    s = posts()["post000"]
     n = s["size"]
     naive = run.default(run.chapters[0], n)
     if naive is None:
@@ -451,8 +451,8 @@ def gen_seed000(run, _chapter, _args):
                   "blog % of peak", "blog speedup"], rows)
 
 
-def gen_seed002(run, _chapter, _args):
-    s = seeds()["seed002"]
+def gen_post002(run, _chapter, _args):
+    s = posts()["post002"]
     n = s["size"]
     base = run.cublas(n, "fp32")
     if base is None:
@@ -489,7 +489,7 @@ def gen_mmapeak(run, _chapter, args):
 
 GENERATORS = {"mmapeak": gen_mmapeak, "sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels, "access": gen_access,
               "ncu": gen_ncu, "chapters": gen_chapters, "cublas": gen_cublas,
-              "seed000": gen_seed000, "seed002": gen_seed002}
+              "post000": gen_post000, "post002": gen_post002}
 
 
 def chapter_title(chapter):
@@ -637,12 +637,12 @@ def results_readme(run, rel):
     out += [table(["kernel", "variant", "ms", "TFLOP/s", "% of peak", "% of peak at the clock held",
                    "x cuBLAS", "x the chapter before"], trows, ["---", "---"] + ["---:"] * 6)]
 
-    s = seeds()
-    out += ["", "## The seeds' tables", "",
+    s = posts()
+    out += ["", "## The blog posts' tables", "",
             "What is reproduced as the blogs did it, and what differs:", ""]
-    for key in ("seed000", "seed001", "seed002"):
+    for key in ("post000", "post001", "post002"):
         out += [f"**{s[key]['title']}.**"] + [f"- {d}" for d in s[key]["differs"]]
-        if key == "seed001":
+        if key == "post001":
             out += [f"- The blog: {s[key]['blog']}. Its TILE sweep here is 02's variants (below)."]
         out += [""]
         if key in GENERATORS:

@@ -20,7 +20,7 @@ TEST_CASE("FP32 lanes per SM by compute capability", "[peak]") {
 TEST_CASE("FP32 peak = SMs x lanes x 2 x clock", "[peak]") {
   // H200 SXM: 132 SMs at 1980 MHz -> 66.9 TFLOP/s.
   CHECK(gemm::fp32_peak_flops(132, 128, 1.98e9) / 1e12 == Approx(66.9).epsilon(0.001));
-  // Seed 000's RTX 3060 Ti: 38 SMs at 1665 MHz -> 16.2 TFLOP/s.
+  // Post 000's RTX 3060 Ti: 38 SMs at 1665 MHz -> 16.2 TFLOP/s.
   CHECK(gemm::fp32_peak_flops(38, 128, 1.665e9) / 1e12 == Approx(16.2).epsilon(0.001));
 }
 

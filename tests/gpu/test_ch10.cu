@@ -65,9 +65,10 @@ TEST_CASE("ch10::hgemm (FP16): C one element past an aligned address", "[ch10][f
 
 // Where TMA cannot read A, the launcher takes scratch for an aligned copy; with the GPU's memory
 // all taken it must fail in one sentence with cudaErrorMemoryAllocation and leave C untouched.
+// Hidden ([.]): it takes every byte of the GPU, so CTest runs it alone (tests/CMakeLists.txt).
 TEST_CASE(
     "ch10::hgemm (FP16): no memory for the aligned copy: cudaErrorMemoryAllocation, C untouched",
-    "[ch10][fp16]") {
+    "[.][ch10][fp16][no_memory]") {
   require_hopper();
   const gemm::Variant& v = gemm_tests::find(ch10::variants(), "", gemm::Precision::FP16);
   gemm::Problem small(64, 64, 64, 5, true), prob(2000, 512, 1001, 6, true);  // K odd: A is copied
