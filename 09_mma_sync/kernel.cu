@@ -329,15 +329,8 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
   auto kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, false>;
   if (gemm::wide_access(16 / sizeof(T), K, N, A, B, C, info))
     kernel = gemm_kernel<T, BM, BN, BK, WM, WN, STAGES, FRAG_BUFS, SWIZZLE, true>;
-  // More than 48 KB of dynamic shared memory must be asked for.
-  if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(smem)))
-    return err;
-  int per_sm = 0;  // split K asks how many blocks fit on an SM: the shared memory decides
-  if (SPLIT_K)
-    if (cudaError_t err =
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem))
-      return err;
+  int per_sm = 0;  // blocks per SM, for split K: the shared memory decides
+  if (cudaError_t err = gemm::dynamic_smem(kernel, threads, smem, per_sm)) return err;
   gemm::SplitK split;
   if (cudaError_t err =
           gemm::split_k(M, N, K, BM, BN, BK, SPLIT_K ? per_sm : 0, beta, C, stream, split, info))

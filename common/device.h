@@ -36,10 +36,11 @@ struct NoGpu : std::exception {
 double peak_flops(const DeviceInfo& d, Precision p);
 
 // Board power from NVML (loaded at run time, so nothing links against the driver's
-// libnvidia-ml), read every millisecond on a thread of its own between start() and stop(): the
-// instantaneous reading where the driver has it, else its one-second average. The driver
-// refreshes it about every 100 ms, so a run shorter than that sees the draw of up to 100 ms
-// before. stop() gives the mean in W and the number of readings; -1 W without NVML.
+// libnvidia-ml), read every millisecond on a thread of its own between start() and stop() (the
+// driver starts it before the warm-ups and stops it after the timed launches): the instantaneous
+// reading where the driver has it, else its one-second average. The driver refreshes it about every
+// 100 ms, so a run shorter than that sees the draw of up to 100 ms before. stop() gives the mean in
+// W and the number of readings; -1 W without NVML.
 class PowerSampler {
  public:
   void start();

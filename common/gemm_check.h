@@ -99,6 +99,16 @@ inline int k_splits(long long tiles, int K, long long resident_blocks) {
   return static_cast<int>(std::max(splits, 1LL));
 }
 
+// Raises a kernel's limit of dynamic shared memory to smem (a launch with more than 48 KB must
+// ask) and says how many of its blocks fit on an SM at once.
+template <class Kernel>
+cudaError_t dynamic_smem(Kernel kernel, int threads, std::size_t smem, int& blocks_per_sm) {
+  if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(smem)))
+    return err;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads, smem);
+}
+
 // The SMs of the current device.
 inline cudaError_t sm_count(int& sms) {
   int device = 0;

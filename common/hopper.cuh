@@ -139,10 +139,10 @@ struct TmaOperand {
     ptr = scratch;
     // One row needs no pitch (and may be longer than a 2D copy's widest pitch).
     const cudaError_t err =
-        rows == 1 ? cudaMemcpyAsync(scratch, src, cols * sizeof(T), cudaMemcpyDeviceToDevice,
-                                    stream)
-                  : cudaMemcpy2DAsync(scratch, pitch * sizeof(T), src, cols * sizeof(T),
-                                      cols * sizeof(T), rows, cudaMemcpyDeviceToDevice, stream);
+        rows == 1
+            ? cudaMemcpyAsync(scratch, src, cols * sizeof(T), cudaMemcpyDeviceToDevice, stream)
+            : cudaMemcpy2DAsync(scratch, pitch * sizeof(T), src, cols * sizeof(T), cols * sizeof(T),
+                                rows, cudaMemcpyDeviceToDevice, stream);
     if (err) release(stream);
     return err;
   }
@@ -168,7 +168,9 @@ struct TmaInputs {
       const bool a_copy = a_op.scratch, b_copy = b_op.scratch;
       info->access = a_copy || b_copy ? "tma staged" : "tma";
       if (a_copy || b_copy)
-        info->note = std::string(a_copy && b_copy ? "A and B" : a_copy ? "A" : "B") +
+        info->note = std::string(a_copy && b_copy ? "A and B"
+                                 : a_copy         ? "A"
+                                                  : "B") +
                      " copied into aligned scratch first: TMA reads rows of a multiple of 16 "
                      "bytes that start 16-byte aligned";
     }
@@ -186,8 +188,8 @@ struct TmaInputs {
 };
 
 // C (M x N floats) as a tensor map for stores of box_rows x 32 columns, where TMA can write it.
-inline bool c_tensor_map(const Hopper& gpu, CUtensorMap& map, float* C, int M, int N,
-                         int box_rows) {
+static inline bool c_tensor_map(const Hopper& gpu, CUtensorMap& map, float* C, int M, int N,
+                                int box_rows) {
   return tma_can_read(C, N) && tensor_map(gpu.encode, map, C, M, N, N, box_rows);
 }
 

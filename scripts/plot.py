@@ -423,8 +423,8 @@ def roofline(series, cublas, ceilings, rows, d, gpu):
     foot = [f"Compute roofs (FP32 on CUDA cores, the others on tensor cores), solid: bench.csv "
             f"peak_tflops, SMs x dense FLOP/clk/SM x clock_mhz ({clock or 0:.0f} MHz, the maximum "
             "SM clock)" + (f";\ndashed: the same at the clock held, the median sm_clock_mhz of "
-                           f"the points' rows of that precision (NVML samples during the timed "
-                           f"launches: {held})." if held else ", or fp32_peak_tflops for older "
+                           f"the points' rows of that precision (the clock probe after each timed "
+                           f"launch: {held})." if held else ", or fp32_peak_tflops for older "
                            "CSVs.\nNo sm_clock_mhz in bench.csv: no roof at the clock held.")
             + (f" No peak_tflops for {', '.join(missing)}: no roof." if missing else ""),
             f"Memory roof: measured device-to-device copy in bench.csv ({bw:.2f} TB/s, bytes read "
