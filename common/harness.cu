@@ -335,9 +335,16 @@ bool parse_or_explain(int argc, char** argv, const std::string& prog, Options& o
 
 // cuBLAS's median time for the same precision and shape, 0 if it was not measured.
 double cublas_ms(const std::vector<Measurement>& rows, const Measurement& r) {
+  const auto same = [&](const Measurement& c) {
+    return c.is_cublas && c.precision == r.precision && c.M == r.M && c.N == r.N && c.K == r.K;
+  };
+  const Measurement* first = rows.data();
+  const Measurement* end = first + rows.size();
+  if (&r >= first && &r < end)  // a row of `rows`: the nearest cuBLAS row up to it
+    for (const Measurement* c = &r + 1; c-- != first;)
+      if (same(*c)) return c->time.median_ms;
   for (const Measurement& c : rows)
-    if (c.is_cublas && c.precision == r.precision && c.M == r.M && c.N == r.N && c.K == r.K)
-      return c.time.median_ms;
+    if (same(c)) return c.time.median_ms;
   return 0.0;
 }
 

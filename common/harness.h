@@ -135,7 +135,9 @@ bool parse_or_explain(int argc, char** argv, const std::string& prog, Options& o
 std::string program_name(const char* argv0);
 std::string command_line(int argc, char** argv);
 
-// cuBLAS's median time for the same precision and shape among `rows`, 0 if not measured.
+// cuBLAS's median time for the same precision and shape among `rows`, 0 if not measured: for a
+// row of `rows`, the nearest cuBLAS row up to it (gemm_bench times cuBLAS right before each
+// kernel), else the first.
 double cublas_ms(const std::vector<Measurement>& rows, const Measurement& r);
 
 // Failed checks with numpy's report, and FP32 rates above the peak (broken timing), on stderr.

@@ -7,10 +7,10 @@
 #   usage: scripts/bench.sh              the plan's sizes (bench/plan.h: 256 .. 8192)
 #          scripts/bench.sh 4096 [...]   only these sizes (the variants at 1024, 2048, 3000 and
 #                                        4096 still run)
-#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, mma_peak.csv, ncu_4096.csv,
-#   ncu_4095.csv (the element path, for the READMEs that profile it), the drivers' runs the
-#   READMEs ask for (wgmma_8192.csv: 10's variants at 8192, Hopper only), sass_summary.txt,
-#   ptxas.txt, *.png
+#   writes results/<gpu>/: bench.csv, bench.log, machine.csv, mma_peak.csv, wgmma_peak.csv
+#   (Hopper only), ncu_4096.csv, ncu_4095.csv (the element path, for the READMEs that profile
+#   it), the drivers' runs the READMEs ask for (wgmma_8192.csv: 10's variants at 8192, Hopper
+#   only), sass_summary.txt, ptxas.txt, *.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -55,6 +55,12 @@ done
 # The mma.sync ceiling of this GPU (bench/mma_peak.cu), for 09_mma_sync's README.
 "$build/bench/mma_peak" --csv "$out/mma_peak.csv" > "$out/mma_peak.log" 2>&1 ||
   { cat "$out/mma_peak.log"; exit 1; }
+# The wgmma ceiling (bench/wgmma_peak.cu), Hopper only: elsewhere it says so in one sentence.
+rm -f "$out/wgmma_peak.csv"
+if ! "$build/bench/wgmma_peak" --csv "$out/wgmma_peak.csv" > "$out/wgmma_peak.log" 2>&1; then
+  grep -q "needs a Hopper GPU" "$out/wgmma_peak.log" || { cat "$out/wgmma_peak.log"; exit 1; }
+  cat "$out/wgmma_peak.log"; rm -f "$out/wgmma_peak.csv"
+fi
 
 if command -v ncu >/dev/null; then
   rm -f "$out/ncu_rasterization.csv"

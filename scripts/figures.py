@@ -27,13 +27,13 @@ class Fail(Exception):  # a sentence for the user, exit 1
 
 WARP = BANKS = 32
 LINE, SECTOR, CHUNK, GROUPS = 32, 8, 16, 8  # floats per 128-byte line, per 32-byte sector; 16-byte chunks, 8 per line
-SIZE, MMA_K = {"float": 4, "__half": 2}, {"float": 8, "__half": 16}  # sizeof(T); 08-09's MMA k: TF32 8, FP16 16
+SIZE, MMA_K = {"float": 4, "__half": 2}, {"float": 8, "__half": 16}  # sizeof(T); 08-10's MMA k: TF32 8, FP16 16
 
 def wavefronts(addrs, unit=1, n=BANKS):  # of one access: the most distinct words (or 16-byte chunks) in one bank
     return max(len({a // unit for a in addrs if a // unit % n == g}) for g in {a // unit % n for a in addrs})
 
 thread_rc = lambda tid, BN, TN: divmod(tid, BN // TN)  # 03-07: thread_row = tid / (BN / TN), thread_col = tid % ..
-warp_rc = lambda w, BN, WN: divmod(w, BN // WN)  # 08-09: warp_row = warp_id / (BN / WN), warp_col = warp_id % ..
+warp_rc = lambda w, BN, WN: divmod(w, BN // WN)  # 08-10: warp_row = warp_id / (BN / WN), warp_col = warp_id % ..
 
 def add(ev, t, dur, *what):  # a timeline event [*what, start, end]; returns its end
     ev.append([*what, t, t + dur])
@@ -75,16 +75,16 @@ def wmma_schedule(steps, early, n=4):
             t = add(ev, t, 2.0, "mma", k, k % 2) if step < steps else t
     return ev
 
-def a_at(row, col, size, BK, swz):  # 09 a_at (stage 0, bytes): (row * BK + a_chunk(row, col / V) * V) * sizeof(T),
+def a_at(row, col, size, BK, swz):  # 09-10 a_at (stage 0, bytes): (row * BK + a_chunk(row, col / V) * V) * sizeof(T),
     V, RC = CHUNK // size, BK * size // CHUNK  # a_chunk = SWIZZLE ? chunk ^ (row / (8 / RC)) % RC : chunk
     return (row * BK + (col // V ^ (row // (8 // RC)) % RC if swz else col // V) * V) * size
 
-def b_at(row, col, size, BN, swz):  # 09 b_at: (row * BN + b_chunk(row, col / V) * V) * sizeof(T), b_chunk = SWIZZLE ?
-    V, c = CHUNK // size, col // (CHUNK // size)  # (FP16: chunk ^ row % 8, TF32: chunk ^ row % 4 * 2) : chunk
+def b_at(row, col, size, BN, swz):  # 09-10 b_at: (row * BN + b_chunk(row, col / V) * V) * sizeof(T), b_chunk =
+    V, c = CHUNK // size, col // (CHUNK // size)  # SWIZZLE ? (FP16: chunk ^ row % 8, TF32: chunk ^ row % 4 * 2) : chunk
     return (row * BN + ((c ^ row % 8 if size == 2 else c ^ row % 4 * 2) if swz else c) * V) * size
 
 def mma_model(q):
-    """09, one precision: per layout the worst shared-memory phase of any warp, k step s and fragment (A: ldmatrix x4,
+    """09-10, one precision: per layout the worst shared-memory phase of any warp, k step s, fragment (A: ldmatrix x4,
     lane l a row of matrix l / 8, a_at(warp_row * WM + l % 16, s * MMA_K + l / 16 * V) + i * 16 * BK * sizeof(T); B:
     FP16 ldmatrix.trans x4, b_at(l % 16, warp_col * WN + j * 16 + l / 16 * 8) + s * 16 * BN * sizeof(T); TF32 two word
     loads, b_at(l % 4, col) + col % 4 * 4 + (s * 8 [+ 4]) * BN * sizeof(T), col = warp_col * WN + j * 8 + l / 4), the
@@ -115,7 +115,7 @@ def mma_model(q):
     return out
 
 def cp_async_ring(S, n=6):
-    """09's ring, per column (the prologue, iterations 0 .. n - 1) and stage: [tile, state]. The prologue copies tiles
+    """10's ring, per column (the prologue, iterations 0 .. n - 1) and stage: [tile, state]. The prologue copies tiles
     0 .. S - 2; iteration t computes stage t % S and issues tile t + S - 1 into the stage tile t - 1 left"""
     held = [s if s < S - 1 else None for s in range(S)]
     ring = [[[h, "empty" if h is None else "issued"] for h in held]]
@@ -126,8 +126,8 @@ def cp_async_ring(S, n=6):
     return ring
 
 def tile_of(unit, rows, cols, G):
-    """10 tile_of<GROUP>: GROUP rows of cluster tiles at a time, down the columns: per_group = GROUP * cols, first =
-    unit / per_group * GROUP, n = min(unit_rows - first, GROUP), row = first + in_group % n, col = in_group / n"""
+    """14-16 tile_of<GROUP>: GROUP rows of (cluster) tiles at a time, down the columns: per_group = GROUP * cols,
+    first = unit / per_group * GROUP, n = min(unit_rows - first, GROUP), row = first + in_group % n, col = in_group/n"""
     if not G:  # GROUP 0: row by row
         return divmod(unit, cols)
     first, in_group = unit // (G * cols) * G, unit % (G * cols)
@@ -157,10 +157,10 @@ def defaults(build, name):
 flat = lambda P: {(k if len(P) == 1 else f"{pr} {k}"): v for pr, q in P.items() for k, v in q.items()}
 
 def describe(name, P):  # (the manifest entry, the recorded drawing)
-    draw, H, title = FIGURES[name]
+    draw, H, title, *opts = FIGURES[name]  # opts: keywords for draw, what the parameters do not tell
     f = Fig(H, f"{name}: {title}", P)
     try:
-        draw(f, P)
+        draw(f, P, **(opts[0] if opts else {}))
     except (ArithmeticError, KeyError, IndexError, ValueError) as e:
         raise Fail(f"{name}: its figure cannot be drawn from {flat(P)} ({e!r}); update scripts/figures.py")
     sig = hashlib.sha256(json.dumps([name, FIGURE_VERSION, P, f.ops], sort_keys=True).encode()).hexdigest()
@@ -543,7 +543,7 @@ def draw_double_buffer(f, P):
         f.t(144 + fin * 820 / end, y + 62, f"done\n{round(fin, 2):g}", color=RED, va="center")
     f.c(550, 466, "time (schematic units)", 9)
 
-# --- 08-10: tensor cores (warp tiles, swizzled chunks, rings and timelines, 10's warpgroups, cluster, tile order) -----
+# --- 08-16: tensor cores (warp tiles, swizzled chunks, rings and timelines; 11-16's warpgroups, cluster, tile order) -
 def warp_map(f, x, y, px, q, warps, fh, fw):
     """the block tile at px pixels per element: warps in colour, each split into fh x fw MMA tiles (warp 0's labelled
     acc[i][j] when they have room), ticks every 32"""
@@ -597,32 +597,42 @@ def draw_wmma(f, P):
         f"sizeof(T) ({', '.join(f'{pr} {a}' for pr, a, _, _ in ld)}),\nLDB = BN + 8 ({ld[0][2]}); " + ", ".join(
             f"{pr} {2 * (BM * a + p['BK'] * b) * SIZE[p['T']] / 1024:g} KB" for pr, a, b, p in ld), 8.5)
 
-def draw_mma(f, P):
+def draw_mma(f, P, copy="cp.async", over=""):
+    """09-10; copy: "registers" (08's two-stage pipeline, 09) or "cp.async" (the ring of STAGES, 10)"""
     main, d = "fp16" if "fp16" in P else list(P)[0], {pr: mma_model(q) for pr, q in P.items()}
-    q, m, other, ring = P[main], d[main], [pr for pr in P if pr != main], cp_async_ring(P[main]["STAGES"])
-    BM, BN, BK, S, RC, cw = q["BM"], q["BN"], q["BK"], q["STAGES"], m["RC"], 300 / len(ring)
+    q, m, other = P[main], d[main], [pr for pr in P if pr != main]
+    BM, BN, BK, S, RC, EB = q["BM"], q["BN"], q["BK"], q.get("STAGES", 2), m["RC"], q["EARLY_BARRIER"]
     shape, per, c, y0 = lambda pr: f"m16n8k{d[pr]['K']}", GROUPS // RC, 29, 560
-    f.c(500, 72, "Over 08: PTX mma.sync (" + ", ".join(f"{pr} {shape(pr)}" for pr in P) + ") instead of WMMA; "
-        "ldmatrix from unpadded, XOR-swizzled rows instead of padded ones;\ncp.async straight into a ring of STAGES "
-        "shared stages instead of registers -> 2 stages; fragments double-buffered in registers (FRAG_BUFS)", 9)
+    f.c(500, 72, over.format(**q), 9)
     f.t(40, 112, f"(a) {main}: block tile {BM} x {BN}, {len(m['warps'])} warps of {q['WM']} x {q['WN']},\neach "
         f"{m['FM']} x {m['FN']} mma tiles of 16 x 8 ({shape(main)}: {m['FM'] * m['FN']} mma.sync per k-step)", 9.5)
     warp_map(f, 60, 150, min(490 / BN, 240 / BM), q, m["warps"], 16, 8)
     f.t(60, 170 + BM * min(490 / BN, 240 / BM), "\n".join(f"{pr}: {P[pr]['BM']} x {P[pr]['BN']}, "
         f"{len(d[pr]['warps'])} warps of {P[pr]['WM']} x {P[pr]['WN']} = {d[pr]['FM']} x {d[pr]['FN']} tiles of "
         f"{shape(pr)}" for pr in other))
-    f.t(640, 112, f"(c) {main}'s cp.async ring, STAGES = {S}" + "".join(f" ({pr}: {P[pr]['STAGES']})" for pr in other)
-        + f":\niteration t computes tile t and issues\ntile t + {S - 1} into the stage tile t - 1 left", 9.5)
-    colour = {"compute": ORANGE, "issued": BLUE, "flight": lt(BLUE, .55), "empty": LIGHT}
-    cells = [[(colour[st], None if t is None else f"tile {t}") for t, st in c] for c in zip(*ring)]  # stage x column
-    f.grid(690, 190, cells, cw, 34, 8, lw=1.5)
-    f.grid(690, 156, [[("none", "prologue" if i == 0 else f"t={i - 1}") for i in range(len(ring))]], cw, 34, 8)
-    f.grid(640, 190, [[("none", f"stage {s}")] for s in range(S)], 46, 34, 8)
-    f.legend(650, 200 + S * 34, [(ORANGE, "ldmatrix + mma now"), (lt(BLUE, .55), "in flight / landed")], 8)
-    f.legend(650, 218 + S * 34, [(BLUE, "cp.async issued now"), (LIGHT, "empty")], 8)
-    f.t(640, 242 + S * 34, f"One __syncthreads per k-tile, after cp.async.wait_group\nSTAGES - 2 = {S - 2} (tile t + 1 "
-        "has landed), before the last\nk-step's MMAs" + ". FRAG_BUFS = 2: step s + 1's fragments\nare loaded (ldmatrix)"
-        " while step s's MMAs run" * (q["FRAG_BUFS"] == 2) + ".")
+    frags = f"FRAG_BUFS = {q['FRAG_BUFS']}: " + ("step s + 1's fragments are\nloaded (ldmatrix) while step s's MMAs "
+                                                "run." if q["FRAG_BUFS"] == 2 else "each k-step loads its fragments\n"
+                                                "(ldmatrix) right before its MMAs.")
+    if copy != "cp.async":  # 08's pipeline: a note instead of the ring
+        f.t(640, 112, f"(c) {main}: 08's two-stage pipeline, kept", 9.5)
+        f.t(640, 140, textwrap.fill(("Tile k + 1 is loaded from global memory into registers (a_next, b_next) while "
+            "tile k is computed from its shared stage (ldmatrix + mma.sync), then stored (store_tile) into the other "
+            f"stage. One __syncthreads per k-tile, {'before' if EB else 'after'} its last k-step's MMAs "
+            f"(EARLY_BARRIER = {EB}). " + frags + " " + ", ".join(f"{pr} BK = {r['BK']}: {r['BK'] // d[pr]['K']}"
+            " k-steps" for pr, r in P.items()) + " per k-tile.").replace("\n", " "), 56), 9, linespacing=1.4)
+    else:
+        ring = cp_async_ring(S)
+        cw, colour = 300 / len(ring), {"compute": ORANGE, "issued": BLUE, "flight": lt(BLUE, .55), "empty": LIGHT}
+        f.t(640, 112, f"(c) {main}'s cp.async ring, STAGES = {S}" + "".join(f" ({pr}: {P[pr]['STAGES']})" for pr in
+            other) + f":\niteration t computes tile t and issues\ntile t + {S - 1} into the stage tile t - 1 left", 9.5)
+        cells = [[(colour[st], None if t is None else f"tile {t}") for t, st in c] for c in zip(*ring)]  # stage x col.
+        f.grid(690, 190, cells, cw, 34, 8, lw=1.5)
+        f.grid(690, 156, [[("none", "prologue" if i == 0 else f"t={i - 1}") for i in range(len(ring))]], cw, 34, 8)
+        f.grid(640, 190, [[("none", f"stage {s}")] for s in range(S)], 46, 34, 8)
+        f.legend(650, 200 + S * 34, [(ORANGE, "ldmatrix + mma now"), (lt(BLUE, .55), "in flight / landed")], 8)
+        f.legend(650, 218 + S * 34, [(BLUE, "cp.async issued now"), (LIGHT, "empty")], 8)
+        f.t(640, 242 + S * 34, f"One __syncthreads per k-tile, after cp.async.wait_group\nSTAGES - 2 = {S - 2} (tile t "
+            f"+ 1 has landed), {'before' if EB else 'after'} the last\nk-step's MMAs (EARLY_BARRIER = {EB}).\n" + frags)
     f.t(20, 482, f"(b) {main}: one stage of A in shared memory, by 128-byte line (x: bank group of 4 banks)", 9.5)
     for n, key in enumerate(("swizzled", "plain")):
         x0, L, ph, wf = 100 + n * 310, m[key]["layout"], m[key]["phase"], m[key]["A"]
@@ -649,139 +659,203 @@ def draw_mma(f, P):
         "(swizzled, plain):\n"
         + "\n".join(f"  {pr}: A ldmatrix {d[pr]['swizzled']['A']}, {d[pr]['plain']['A']}; B " + ("ldmatrix.trans" if
                     pr == "fp16" else "word loads") + f" {d[pr]['swizzled']['B']}, {d[pr]['plain']['B']}" for pr in P)
-        + "\nShared memory, STAGES x (A + B):\n  " + ", ".join(f"{pr} {P[pr]['dynamic_smem'] / 1024:g} KB" for pr in P))
+        + f"\nShared memory, {'STAGES' if 'STAGES' in q else 2} x (A + B):\n  " + ", ".join(
+            f"{pr} {r.get('STAGES', 2) * (r['BM'] + r['BN']) * r['BK'] * SIZE[r['T']] / 1024:g} KB" for pr, r in
+            P.items()))
 
-def draw_wgmma(f, P):
+def draw_wgmma(f, P, copy="tma", over=""):
+    """11-16, by the parameters present: (a) the block's warpgroups (PRODUCER_REGS: warp-specialised) and (b) the ring,
+    then, in this order, CLUSTER: the cluster, TMA_STORE: the epilogue, PERSISTENT: the tile order. copy: "cp.async"
+    (every thread copies) or "tma" (thread 0 issues TMA copies), which the parameters do not tell"""
     p, RANK, A_SLOT = P["fp16"], [PURPLE, RED], "#9aa9b8"  # RANK: the block of the cluster that copies a B box
-    BM, BN, BK, S, CL, G, CC, th, PR, CR = (p[k] for k in ("BM", "BN", "BK", "STAGES", "CLUSTER", "GROUP", "C_CHUNK",
-                                                           "threads", "PRODUCER_REGS", "CONSUMER_REGS"))
-    if CL not in (1, 2) or BN % (64 * CL) or BN % CC or S < 2 or G < 0 or th % 128:
+    BM, BN, BK, S, th, WP = (p[k] for k in ("BM", "BN", "BK", "STAGES", "threads", "WAIT_PREVIOUS"))
+    CL, G, CC, PR, CR = (p.get(k, 0) for k in ("CLUSTER", "GROUP", "C_CHUNK", "PRODUCER_REGS", "CONSUMER_REGS"))
+    CL, CC, spec, tma, nwg, panel = CL or 1, CC or 64, bool(PR), copy == "tma", th // 128, iter("cde")
+    if CL not in (1, 2) or BN % (64 * CL) or BN % CC or S < 2 + (WP and not spec) or G < 0 or BM != 64 * (nwg - spec):
         raise ValueError("no whole B boxes, or no room in (c), for these parameters")
     a, b, buf, cw, kb = BM * BK * 2, BK * BN * 2, 64 * CC * 4, 38, lambda n: f"{n / 1024:g} KB"  # buf: C_BUF_BYTES
     own = [i // (BN // 64 // CL) for i in range(BN // 64)]  # B box i is copied by rank i / (BN / 64 / CLUSTER)
-    empty, nb, tx, aw = 2 * CL, len(own), a + b, cw * a // 8192  # mbar_init(empty + 8 * s, 2 * CLUSTER)
+    empty, nb, tx, aw, ahead = 2 * CL, len(own), a + b, cw * a // 8192, S - 1 - WP  # mbar_init(empty, 2 * CLUSTER)
     bs = lambda x, y, w, h, size=8: f.grid(x, y, [[(lt(RANK[r], .2), f"B{i}") for i, r in enumerate(own)]], w, h,
                                            size, bold=True)
-    f.c(500, 70, "Over 09: the TMA unit moves whole tiles into 128-byte-swizzled shared memory, and mbarriers replace "
-        "__syncthreads; wgmma.mma_async\nreads A and B straight from shared memory (no ldmatrix); warp-specialised "
-        "warpgroups; persistent blocks in clusters that share B through multicast", 9)
-    # (a) the block: warpgroup wg = threadIdx.x / 128, 0 the producer, the others consumers of 64 rows of C each
-    f.t(20, 110, f"(a) One block: {th} threads = {th // 128} warpgroups of 128; its C tile,\n{BM} rows x BN = {BN} "
-        "columns (FP32), 64 rows per consumer warpgroup", 9.5)
-    for wg in range(th // 128):
-        y, r0 = 124 + wg * 76 if wg else 148, (wg - 1) * 64
-        f.rect(30, y, 455, 72 if wg else 44, lt([BLUE, ORANGE, GREEN][wg and 2 - wg % 2], .48), DARK, 1.2)
-        f.t(38, y + 6, f"warpgroup {wg} (threads {wg * 128}-{wg * 128 + 127}): C rows {r0}-{r0 + 63}, setmaxnreg.inc "
-            f"to {CR}\naccumulators 64 x {BN} FP32 in registers: {BN // 2} per thread\nper k-tile: {BK // 16} x wgmma "
-            f"m64n{BN}k16 (k = 16 each), A rows {r0}-{r0 + 63}\nand all of B, both straight from the stage in shared "
-            f"memory" if wg else f"warpgroup 0 (threads 0-127): the producer, setmaxnreg.dec to {PR}\nthread 0 issues "
-            "every TMA copy of A and B; the other 127 idle")
-    f.t(30, 132 + th // 128 * 76, f"Registers: 128 x {PR} + {th - 128} x {CR} = {128 * PR + (th - 128) * CR:,} / 65536")
-    # (b) the ring of stages and its two mbarriers per stage: k-tile it uses stage it % STAGES; the consumers wait
-    # full[s] for parity (it / STAGES) & 1, the producer (it >= STAGES) empty[s] for (it / STAGES + 1) & 1
-    f.t(520, 110, f"(b) The ring: STAGES = {S} stages of {kb(tx)} (A {kb(a)} + B {kb(b)});\nk-tile it uses stage it % "
-        f"{S}; two mbarriers per stage:", 9.5)
-    ex, pitch, ring = 652 + aw + nb * cw, min(30, 120 / S), [[it, it % S, it // S & 1, "-" if it < S else
-                                                              (it // S + 1) & 1] for it in range(2 * S)]
-    f.c(580, 148, "full[s]: the producer\narrives (expect_tx),\nthe TMA bytes land;\nthe consumers wait", 8, color=BLUE)
-    f.c(638 + aw / 2, 176, f"A\n{BM} x {BK}", 8)
-    f.c(644 + aw + nb * cw / 2, 148, f"B: {nb} boxes of\n{BK} k x 64 n; colour:\nthe block that\ncopies it (c)", 8)
-    f.c((ex + 990) / 2, 148, "empty[s]: every\nconsumer warpgroup\nof the " + ("cluster" if CL > 1 else "block") +
-        " arrives;\nthe producer waits", 8, color="#a0621a")
+    swz = lambda x, y: [f.grid(x, y, [[lt(CHUNK_HUES[c ^ r % 8], .25) for c in range(8)] for r in range(8)], 12, 9,
+                               lw=.4), f.rect(x, y, 96, 72, "none", DARK, 1.2)]  # 8 rows, chunk x at x ^ (r % 8)
+    f.c(500, 70, over.format(**p), 9)
+    # (a) the block: warpgroup wg = threadIdx.x / 128; with PRODUCER_REGS 0 the producer, the others consumers of 64
+    # rows of C each; else every warpgroup computes 64 rows (and copies)
+    f.t(20, 110, f"(a) One block: {th} threads = {nwg} warpgroups of 128; its C tile,\n{BM} rows x BN = {BN} "
+        "columns (FP32), 64 rows per " + "consumer " * spec + "warpgroup", 9.5)
+    y = 148
+    for wg in range(nwg):
+        r0, h = (wg - spec) * 64, 44 if spec and not wg else 72 + 14 * (not spec)
+        f.rect(30, y, 455, h, lt([BLUE, ORANGE, GREEN][wg + 1 - spec], .48), DARK, 1.2)
+        f.t(38, y + 6, f"warpgroup 0 (threads 0-127): the producer, setmaxnreg.dec to {PR}\nthread 0 issues every TMA "
+            "copy of A and B; the other 127 idle" if spec and not wg else f"warpgroup {wg} (threads {wg * 128}-"
+            f"{wg * 128 + 127}): C rows {r0}-{r0 + 63}" + f", setmaxnreg.inc to {CR}" * spec + f"\naccumulators 64 x "
+            f"{BN} FP32 in registers: {BN // 2} per thread\nper k-tile: {BK // 16} x wgmma m64n{BN}k16 (k = 16 each), "
+            f"A rows {r0}-{r0 + 63}\nand all of B, both straight from the stage in shared memory" + ("" if spec else
+            "\ncopies: half of each k-tile's 16-byte chunks (cp.async)" if not tma else "\ncopies: its thread 0 "
+            "issues the k-tile's TMA copies of A and B" if not wg else "\ncopies: nothing; it waits on full[s] like "
+            "warpgroup 0"))
+        y += h + 8
+    f.t(30, y, "\n".join([f"Registers: 128 x {PR} + {th - 128} x {CR} = {128 * PR + (th - 128) * CR:,} / 65536"] * spec
+                         + ["Epilogue: each lane stores its accumulators straight from the registers,\ncolumn pairs of "
+                            "two rows (8-byte stores)"] * ("TMA_STORE" not in p)), 8.5)
+    y += 14 + 26 * ("TMA_STORE" not in p)
+    # (b) the ring: k-tile it uses stage it % STAGES. Warp-specialised, the consumers wait full[s] for parity
+    # (it / STAGES) & 1, the producer (it >= STAGES) empty[s] for (it / STAGES + 1) & 1. Else k-tile t + AHEAD is copied
+    # in iteration t, after the __syncthreads that frees its stage, AHEAD = STAGES - (WAIT_PREVIOUS ? 2 : 1)
+    n = "it" if spec else "t"
+    f.t(520, 110, f"(b) The ring: STAGES = {S} stages of {kb(tx)} (A {kb(a)} + B {kb(b)});\nk-tile {n} uses stage {n} "
+        f"% {S}; " + ("two mbarriers per stage:" if spec else "one mbarrier per stage:" if tma else "no mbarriers, "
+                      "cp.async groups:"),
+        9.5)
+    x, pitch = 530 + 108 * tma, min(30, 120 / S)  # the A column
+    ex = x + 14 + aw + nb * cw
+    if tma:
+        f.c(580, 148, f"full[s]: {'the producer' if spec else 'thread 0'}\narrives (expect_tx),\nthe TMA bytes land;\n"
+            + ("the consumers wait" if spec else f"all {th} wait"), 8, color=BLUE)
+    f.c(x + aw / 2, 176, f"A\n{BM} x {BK}", 8)
+    f.c(x + 6 + aw + nb * cw / 2, 148 + 28 * ("CLUSTER" not in p), f"B: {nb} boxes of\n{BK} k x 64 n" + "; colour:\n"
+        "the block that\ncopies it (c)" * ("CLUSTER" in p), 8)
+    if not spec:  # the free column: the 128-byte swizzle of the stage's rows
+        swz(890, 208)
+        f.c(938, 160, "rows r of A and B\n(128 bytes): chunk x\nat x ^ (r % 8)", 7.5)
+        f.c(938, 284, "colour: chunk x,\n" + ("written there by\nthe TMA unit" if tma else "put there by\n"
+                                                  "copy_tile"), 7.5)
+    else:
+        f.c((ex + 990) / 2, 148, "empty[s]: every\nconsumer warpgroup\nof the " + ("cluster" if CL > 1 else "block") +
+            " arrives;\nthe producer waits", 8, color="#a0621a")
     for s in range(S):
-        y, h = 208 + s * pitch, pitch - 5
-        f.box(530, y, 100, h, lt(BLUE, .75), f"1 arrival, {kb(tx)}", ec=BLUE, lw=1)
-        f.box(638, y, aw, h, A_SLOT, kb(a), bold=True)
-        bs(644 + aw, y, cw, h)
-        f.box(ex, y, 990 - ex, h, lt(ORANGE, .7), f"{empty} arrivals", ec=ORANGE, lw=1)
-        f.r(526, y + h / 2, f"s={s}" if s == 0 else str(s), 8)
-    ty = 212 + S * pitch
-    f.grid(700, ty, [[("white" if n else LIGHT, e[n]) for e in ring] for n in range(4)], 290 / len(ring), 15, 8,
-           ec=GREY)
-    for n, label in enumerate(("k-tile it", f"stage it % {S}", "consumers wait full[s], parity",
-                               "producer waits empty[s], parity")):
-        f.r(696, ty + n * 15 + 7.5, label, 8)
-    f.t(520, ty + 66, "-: the first round waits for nothing. " + ("WAIT_PREVIOUS = 1: a consumer frees\nk-tile it - "
-        "1's stage once only k-tile it's wgmmas still run (wgmma.wait_group 1)." if p["WAIT_PREVIOUS"] else
-        "WAIT_PREVIOUS = 0: a consumer\nfrees a stage once its wgmmas are done (wgmma.wait_group 0).") + f"\nShared "
-        f"memory: {S} x {kb(tx)}" + f" + {kb(4 * buf)} of C buffers" * p["TMA_STORE"] + " + alignment, barriers = "
-        f"{p['dynamic_smem'] / 1024:.1f} KB", 8)
-    # (c) the cluster: each block copies its own A rows and a share of B, multicast into every block of the cluster
-    f.t(20, 470, f"(c) The cluster: CLUSTER = {CL} blocks (an SM each) take vertically adjacent {BM}-row tiles of C, "
-        f"which need the same B k-tiles.\nEach producer copies its block's A rows and 1/{CL} of the B k-tile, multicast"
-        f" (mask {(1 << CL) - 1:#0{CL + 2}b}) into the same stage of every block,\nso empty[s] counts the consumers of "
-        f"all {CL} blocks (2 x {CL} = {empty} arrivals) before a producer refills stage s." if CL > 1 else "(c) No "
-        "cluster (CLUSTER = 1): each block's producer copies its own A rows and the whole B k-tile with plain TMA "
-        f"copies\n(no multicast); empty[s] counts its {empty} consumer warpgroups.", 9.5)
-    top, bot = 538, 712
-    k = min((bot - top + 4) / (BK + 6 + CL * BM), 250 / (BK + 6 + BN))  # to scale: A, B and C of the cluster
-    cx0, cy0 = 44 + (BK + 6) * k, top - 4 + (BK + 6) * k
-    for r in range(CL):
-        f.box(44, cy0 + r * BM * k, BK * k, BM * k, lt(RANK[r], .25), f"A\nrank\n{r}", 7.5, bold=True)
-        f.box(cx0, cy0 + r * BM * k, BN * k, BM * k, lt(RANK[r], .8), f"C rows of\nblock rank {r}", ec=DARK, lw=1)
-    bs(cx0, top - 4, 64 * k, BK * k, 7.5)
-    f.t(40, cy0 + CL * BM * k / 2, f"A k-tiles, {BM} x {BK} each", 7.5, rotation=90, ha="right", va="center")
-    f.t(cx0 + BN * k + 4, top - 4 + BK * k / 2, f"B k-tile\n{BK} x {BN}", 7.5, va="center")
-    sx, src, sy = max(330, cx0 + BN * k + 60), [("A", 0)] + [("B", r) for r in range(CL)] + [("A", 1)] * (CL > 1), {}
-    sh = min(26, (bot - top) / len(src) - 6)  # what each producer copies, stacked: rank 0's A rows, the B boxes, ..
-    for n, (kind, r) in enumerate(src):
-        y, mine = top + n * (bot - top - sh) / (len(src) - 1), [i for i, o in enumerate(own) if o == r]
-        f.box(sx, y, 150, sh, lt(RANK[r], .2 if kind == "B" else .45), f"rank {r}: A rows, {kb(a)}" if kind == "A"
-              else f"rank {r}: B{mine[0]}" + f"-B{mine[-1]}" * (len(mine) > 1) + f", {kb(len(mine) * 8192)}", bold=True)
-        sy[kind, r] = y + sh / 2
-    f.c(sx + 75, top - 17, "copied by (global -> shared)", 8)
-    for r in range(CL):  # the blocks, their B slots facing the arrows
-        y = top + r * (bot - top - 62) if CL > 1 else top + (bot - top - 62) / 2
-        yy = y + (4 if r else 30)
-        f.rect(580, y, 410, 62, lt(RANK[r], .88), RANK[r], 1.4)
-        f.t(588, y + (42 if r else 6), f"block rank {r}: stage s of its shared memory; full[s] counts {kb(tx)}", 8)
-        f.box(588, yy, aw, 28, A_SLOT, "A", bold=True)
-        f.arrow(sx + 150, sy["A", r], 588, yy + 14, RANK[r])
-        bs(594 + aw, yy, cw, 28)
-        for o in range(CL):
-            f.arrow(sx + 150, sy["B", o], 594 + aw + (o + .5) * (nb // CL) * cw, yy + (0 if r else 28), RANK[o], 1.0)
-        f.t(602 + aw + nb * cw, yy, ("tma_load_multicast" if CL > 1 else "tma_load") + "\ncompletes full[s]", 7.5)
-    # (d) the epilogue: C chunk q (C_CHUNK columns) goes through buffer q % 2, whose row r holds 16-byte chunk x at
-    # x ^ (r % 8), then a TMA store
-    ey, bx, y0, nq = 745, [310, 420], 811, BN // CC
-    f.t(20, ey, f"(d) The epilogue (TMA_STORE = 1): each consumer warpgroup sends its 64 x {BN}\naccumulators to C "
-        f"{CC} columns at a time, through two 64 x {CC} FP32 buffers" if p["TMA_STORE"] else "(d) The epilogue "
-        "(TMA_STORE = 0): each lane stores its accumulators straight\nfrom the registers, column pairs of two rows "
-        "(8-byte stores)", 9.5)
-    if p["TMA_STORE"]:
-        f.t(30, y0 - 16, f"warpgroup 1's accumulators (64 x {BN})", 8)
-        f.grid(30, y0, [[(lt(ORANGE, .1 + .5 * (q % 2)), f"q={q}\ncol.\n{q * CC}") for q in range(nq)]], 200 / nq, 72,
-               7 if nq > 7 else 8, lw=1)
-        for u, x in enumerate(bx):
-            f.grid(x, y0, [[lt(CHUNK_HUES[c ^ r % 8], .25) for c in range(8)]
-                           for r in range(8)], 12, 9, lw=.4)
-            f.rect(x, y0, 96, 72, "none", DARK, 1.2)
-            f.c(x + 48, y0 - 16, f"buffer {u}", 8, weight="bold")
-            f.c(x + 48, y0 + 75, "q = " + ", ".join(str(q) for q in range(u, nq, 2)), 7.5)
-        f.box(550, y0, 90, 72, lt(GREEN, .75), f"C (global):\nrows row + 0 ..\ncolumns\ncol + {CC}q ..", 7.5, DARK, 1.2)
-        for x0, x1, label, c in ((234, bx[0] - 4, "st.shared", "#a0621a"), (bx[1] + 100, 548, "TMA\nstore", GREEN)):
-            f.arrow(x0, y0 + 36, x1, y0 + 36, c, 1.4)
-            f.t((x0 + x1) / 2, y0 + 32, label, 7.5, ha="center", va="bottom", color=c)
-        f.t(bx[0] - 10, y0 + 90, f"rows 0-7 of 64 ({CC} floats = 128 bytes each); colour: the\nlogical 16-byte chunk x"
-            " of a row, held at x ^ (r % 8) as TMA expects", 7.5)
-        f.t(20, ey + 180, f"Per chunk q = 0 .. {nq - 1}: thread 0 waits until buffer q % 2 has been read by its last "
-            f"store\n(cp.async.bulk.wait_group.read 1); bar.sync; the 128 threads write their {CC} columns; fence.proxy"
-            f".async;\nbar.sync; thread 0 issues the TMA store ({kb(buf)}); chunk q + 1 goes to the other buffer while"
-            "\nthe TMA unit writes chunk q to C.", 8.5, linespacing=1.35)
-    # (e) persistent clusters and the order tile_of gives their tiles, in an example C of 1.5 groups of 6 columns
-    rows, cols = (G + max(1, G // 2) if G else 6), 6
-    at, span = {tile_of(u, rows, cols, G): u for u in range(rows * cols)}, G * cols if G else cols
-    f.t(665, ey, f"(e) PERSISTENT = {p['PERSISTENT']}: " + ("as many clusters as fit;\ncluster c takes work units c, "
-        "c + clusters, ...\n" if p["PERSISTENT"] else "one cluster per work unit,\n") + f"in this order (an example C: "
-        f"M = {rows * CL * BM}, N = {cols * BN},\n{rows} x {cols} cluster tiles of {CL * BM} x {BN}):", 9.5)
-    f.grid(680, ey + 80, [[(lt([BLUE, ORANGE][at[r, c] // span % 2], .15 + .6 * (at[r, c] % span) / span), at[r, c])
-                           for c in range(cols)] for r in range(rows)], 44, 21, 8.5)
-    f.rect(680, ey + 80, cols * 44, rows * 21, "none", DARK, 1)
-    f.t(665, ey + 88 + rows * 21, f"GROUP = {G}: {G} rows of cluster tiles at a time,\ndown the columns (shade: the "
-        "order within a group),\nso the tiles in flight share rows of A and\ncolumns of B in L2; the last group: "
-        f"{rows % G or G} rows" if G else "GROUP = 0: tiles row by row", 8.5)
+        yy, h = 208 + s * pitch, pitch - 5
+        if tma:
+            f.box(530, yy, 100, h, lt(BLUE, .75), f"1 arrival, {kb(tx)}", ec=BLUE, lw=1)
+        f.box(x, yy, aw, h, A_SLOT, kb(a), bold=True)
+        bs(x + 6 + aw, yy, cw, h)
+        if spec:
+            f.box(ex, yy, 990 - ex, h, lt(ORANGE, .7), f"{empty} arrivals", ec=ORANGE, lw=1)
+        f.r(526, yy + h / 2, f"s={s}" if s == 0 else str(s), 8)
+    ty, its = 212 + S * pitch, range(2 * S)
+    rows = [(f"k-tile {n}", list(its)), (f"stage {n} % {S}", [i % S for i in its])] + [
+        ("copy issued in iteration", [i - ahead if i >= ahead else "pro." for i in its])] * (not spec) + [
+        (("consumers" if spec else "all threads") + " wait full[s], parity", [i // S & 1 for i in its])] * tma + [
+        ("producer waits empty[s], parity", ["-" if i < S else (i // S + 1) & 1 for i in its])] * spec
+    f.grid(700, ty, [[("white" if r else LIGHT, v) for v in vals] for r, (_, vals) in enumerate(rows)], 290 / len(its),
+           15, 8, ec=GREY)
+    for r, (label, _) in enumerate(rows):
+        f.r(696, ty + r * 15 + 7.5, label, 8)
+    text = "-: the first round waits for nothing. " + ("WAIT_PREVIOUS = 1: a consumer frees\nk-tile it - 1's stage "
+        "once only k-tile it's wgmmas still run (wgmma.wait_group 1)." if WP else "WAIT_PREVIOUS = 0: a consumer\n"
+        "frees a stage once its wgmmas are done (wgmma.wait_group 0).")
+    if not spec:  # 11-12: one __syncthreads per k-tile frees the stage of k-tile t + AHEAD
+        text = "pro.: the prologue. Iteration t: " + (f"__syncthreads (the stage of k-tile t + {ahead} is\nfree), "
+            "thread 0 issues its copies, every thread waits full[s]; the wgmmas." if tma else f"cp.async.wait_group "
+            f"{ahead - 1} (this thread's copies\nof k-tile t have landed), fence.proxy.async, __syncthreads "
+            f"(everyone's have, and\nthe stage of k-tile t + {ahead} is free), copy k-tile t + {ahead}; then the "
+            "wgmmas.") + (
+            f"\nWAIT_PREVIOUS = 1: {ahead} = STAGES - 2 k-tiles ahead, as k-tile t - 1's stage is\nstill read by its "
+            f"wgmmas (wgmma.wait_group 1)." if WP else f"\nWAIT_PREVIOUS = 0: {ahead} = STAGES - 1 k-tiles ahead "
+            "(wgmma.wait_group 0).")
+    text += f"\nShared memory: {S} x {kb(tx)}" + f" + {kb(4 * buf)} of C buffers" * p.get("TMA_STORE", 0) + (
+        " + alignment" + ", barriers" * tma + f" = {p['dynamic_smem'] / 1024:.1f} KB")
+    f.t(520, ty + 15 * len(rows) + 6, text, 8)
+    y0 = max(y, ty + 15 * len(rows) + 6 + 12 * text.count("\n") + 12) + 22  # the next panel's top
+    if "CLUSTER" in p:  # each block copies its own A rows and a share of B, multicast into every block of the cluster
+        RC = p["RELEASE_CLUSTER"]
+        f.t(20, y0, f"({next(panel)}) The cluster: CLUSTER = {CL} blocks (an SM each) take vertically adjacent {BM}-row"
+            f" tiles of C, which need the same B k-tiles.\nEach producer copies its block's A rows and 1/{CL} of the B "
+            f"k-tile, multicast (mask {(1 << CL) - 1:#0{CL + 2}b}) into the same stage of every block,\nso empty[s] "
+            f"counts the consumers of all {CL} blocks (2 x {CL} = {empty} arrivals) before a producer refills stage s."
+            if CL > 1 else f"({next(panel)}) No cluster (CLUSTER = 1): each block's producer copies its own A rows and "
+            f"the whole B k-tile with plain TMA copies\n(no multicast); empty[s] counts its {empty} consumer "
+            "warpgroups.", 9.5)
+        f.t(20, y0 + 44 + 14 * (CL > 1), f"A consumer warpgroup's thread r arrives on empty[s] of block rank r (mapa +"
+            f" mbarrier.arrive; RELEASE_CLUSTER = {RC}: release at {'cluster' if RC else 'block'} scope)." if RC or
+            CL > 1 else "A consumer warpgroup's thread 0 arrives on its block's empty[s] (mbarrier.arrive, release at "
+            "block scope).", 8.5)
+        top = y0 + 82 + 14 * (CL > 1)
+        bot = top + 174
+        k = min((bot - top + 4) / (BK + 6 + CL * BM), 250 / (BK + 6 + BN))  # to scale: A, B and C of the cluster
+        cx0, cy0 = 44 + (BK + 6) * k, top - 4 + (BK + 6) * k
+        for r in range(CL):
+            f.box(44, cy0 + r * BM * k, BK * k, BM * k, lt(RANK[r], .25), f"A\nrank\n{r}", 7.5, bold=True)
+            f.box(cx0, cy0 + r * BM * k, BN * k, BM * k, lt(RANK[r], .8), f"C rows of\nblock rank {r}", ec=DARK, lw=1)
+        bs(cx0, top - 4, 64 * k, BK * k, 7.5)
+        f.t(40, cy0 + CL * BM * k / 2, f"A k-tiles, {BM} x {BK} each", 7.5, rotation=90, ha="right", va="center")
+        f.t(cx0 + BN * k + 4, top - 4 + BK * k / 2, f"B k-tile\n{BK} x {BN}", 7.5, va="center")
+        sx, sy, src = max(330, cx0 + BN * k + 60), {}, [("A", 0)] + [("B", r) for r in range(CL)] + [("A", 1)][:CL - 1]
+        sh = min(26, (bot - top) / len(src) - 6)  # what each producer copies, stacked: rank 0's A rows, the B boxes, ..
+        for i, (kind, r) in enumerate(src):
+            yy, mine = top + i * (bot - top - sh) / max(1, len(src) - 1), [j for j, o in enumerate(own) if o == r]
+            f.box(sx, yy, 150, sh, lt(RANK[r], .2 if kind == "B" else .45), f"rank {r}: A rows, {kb(a)}" if kind ==
+                  "A" else f"rank {r}: B{mine[0]}" + f"-B{mine[-1]}" * (len(mine) > 1) + f", {kb(len(mine) * 8192)}",
+                  bold=True)
+            sy[kind, r] = yy + sh / 2
+        f.c(sx + 75, top - 17, "copied by (global -> shared)", 8)
+        for r in range(CL):  # the blocks, their B slots facing the arrows
+            yy = top + r * (bot - top - 62) if CL > 1 else top + (bot - top - 62) / 2
+            yb = yy + (4 if r else 30)
+            f.rect(580, yy, 410, 62, lt(RANK[r], .88), RANK[r], 1.4)
+            f.t(588, yy + (42 if r else 6), f"block rank {r}: stage s of its shared memory; full[s] counts {kb(tx)}", 8)
+            f.box(588, yb, aw, 28, A_SLOT, "A", bold=True)
+            f.arrow(sx + 150, sy["A", r], 588, yb + 14, RANK[r])
+            bs(594 + aw, yb, cw, 28)
+            for o in range(CL):
+                f.arrow(sx + 150, sy["B", o], 594 + aw + (o + .5) * (nb // CL) * cw, yb + (0 if r else 28), RANK[o], 1)
+            f.t(602 + aw + nb * cw, yb, ("tma_load_multicast" if CL > 1 else "tma_load") + "\ncompletes full[s]", 7.5)
+        y0 = bot + 33
+    ey, wide = y0, "TMA_STORE" not in p  # the last row: the epilogue (left), the tile order (right, or wide)
+    if not wide:  # C chunk q (C_CHUNK columns) goes through buffer q % 2, whose row r holds 16-byte chunk x at
+        bx, y0, nq = [310, 420], ey + 66, BN // CC  # x ^ (r % 8), then a TMA store
+        f.t(20, ey, f"({next(panel)}) The epilogue (TMA_STORE = 1): each consumer warpgroup sends its 64 x {BN}\n"
+            f"accumulators to C {CC} columns at a time, through two 64 x {CC} FP32 buffers" if p["TMA_STORE"] else
+            f"({next(panel)}) The epilogue (TMA_STORE = 0): each lane stores its accumulators straight\nfrom the "
+            "registers, column pairs of two rows (8-byte stores)", 9.5)
+        if p["TMA_STORE"]:
+            f.t(30, y0 - 16, f"warpgroup 1's accumulators (64 x {BN})", 8)
+            f.grid(30, y0, [[(lt(ORANGE, .1 + .5 * (q % 2)), f"q={q}\ncol.\n{q * CC}") for q in range(nq)]], 200 / nq,
+                   72, 7 if nq > 7 else 8, lw=1)
+            for u, x in enumerate(bx):
+                swz(x, y0)
+                f.c(x + 48, y0 - 16, f"buffer {u}", 8, weight="bold")
+                f.c(x + 48, y0 + 75, "q = " + ", ".join(str(q) for q in range(u, nq, 2)), 7.5)
+            f.box(550, y0, 90, 72, lt(GREEN, .75), f"C (global):\nrows row + 0 ..\ncolumns\ncol + {CC}q ..", 7.5, DARK,
+                  1.2)
+            for x0, x1, label, c in ((234, bx[0] - 4, "st.shared", "#a0621a"), (bx[1] + 100, 548, "TMA\nstore", GREEN)):
+                f.arrow(x0, y0 + 36, x1, y0 + 36, c, 1.4)
+                f.t((x0 + x1) / 2, y0 + 32, label, 7.5, ha="center", va="bottom", color=c)
+            f.t(bx[0] - 10, y0 + 90, f"rows 0-7 of 64 ({CC} floats = 128 bytes each); colour: the\nlogical 16-byte "
+                "chunk x of a row, held at x ^ (r % 8) as TMA expects", 7.5)
+            f.t(20, ey + 180, f"Per chunk q = 0 .. {nq - 1}: thread 0 waits until buffer q % 2 has been read by its "
+                f"last store\n(cp.async.bulk.wait_group.read 1); bar.sync; the 128 threads write their {CC} columns; "
+                f"fence.proxy.async;\nbar.sync; thread 0 issues the TMA store ({kb(buf)}); chunk q + 1 goes to the "
+                "other buffer while\nthe TMA unit writes chunk q to C.", 8.5, linespacing=1.35)
+    if "PERSISTENT" in p:  # persistent blocks (clusters) and the order tile_of gives their tiles, in an example C
+        rows, cols, u, ox = (G + max(1, G // 2) if G else 6), 6, "cluster" if "CLUSTER" in p else "block", 20 + 645 * (
+            not wide)
+        gs, gw = [G] + [0] * (wide and G > 0), cols * 44 + 30  # wide: GROUP 0 beside, for comparison
+        sep, gy = " " if wide else "\n", ey + 58 + 22 * (not wide)  # wide: a heading of two lines
+        f.t(ox, ey, f"({next(panel)}) PERSISTENT = {p['PERSISTENT']}: " + (f"as many {u}s as fit;{sep}{u} {u[0]} "
+            f"takes work units {u[0]}, {u[0]} + {u}s, ...\n" if p["PERSISTENT"] else f"one {u} per work unit,{sep}") +
+            f"in this order (an example C: M = {rows * CL * BM}, N = {cols * BN},{sep}{rows} x {cols} {u} tiles of "
+            f"{CL * BM} x {BN}):", 9.5)
+        for n, g in enumerate(gs):
+            at, span, gx = {tile_of(i, rows, cols, g): i for i in range(rows * cols)}, g * cols or cols, ox + 15 + n*gw
+            f.grid(gx, gy, [[(lt([BLUE, ORANGE][at[r, c] // span % 2], .15 + .6 * (at[r, c] % span) / span), at[r, c])
+                             for c in range(cols)] for r in range(rows)], 44, 21, 8.5)
+            f.rect(gx, gy, cols * 44, rows * 21, "none", DARK, 1)
+            if len(gs) > 1:
+                f.c(gx + cols * 22, gy - 16, f"GROUP = {g}" + (" (the default)" if n == 0 else ": row by row"), 8.5,
+                    weight="bold")
+        f.t(ox + 15 + len(gs) * gw if wide else ox, gy if wide else gy + 8 + rows * 21, textwrap.fill((
+            f"GROUP = {G}: {G} rows of {u} tiles at a time, down the columns (shade: the order within a group), so the "
+            f"tiles in flight share rows of A and columns of B in L2; the last group: {rows % G or G} rows." if G else
+            "GROUP = 0: tiles row by row.") + (f" The producer and the consumers of a {u} walk the same work units, "
+            "and the ring's count it (stage, parity) runs on from one tile to the next: the producer copies the next "
+            "tile's first k-tiles while the consumers finish this one and store it." * (p["PERSISTENT"] and wide)),
+            58 if wide else 52), 8.5, linespacing=1.35)
 
-FIGURES = {  # chapter folder: (drawing, height in pixels, title)
+FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
     "03_register_tiling": (draw_register, 660, "each thread owns a TM x TN microtile of C, an outer product per k"),
@@ -790,8 +864,38 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title)
     "06_coalesced_store": (draw_coalesced, 560, "the 128-byte lines one warp's float4 stores of C touch"),
     "07_double_buffer": (draw_double_buffer, 490, "tile t+1's global loads fly while tile t is computed"),
     "08_wmma_tensorcore": (draw_wmma, 900, "WMMA fragments on 07's two-stage register-prefetch pipeline"),
-    "09_mma_sync": (draw_mma, 880, "mma.sync tiles, ldmatrix from an XOR-swizzled layout, a cp.async ring"),
-    "10_wgmma_tma": (draw_wgmma, 1150, "TMA copies into an mbarrier ring, wgmma from shared memory, clusters"),
+    "09_mma_sync": (draw_mma, 860, "mma.sync tiles, ldmatrix from an XOR-swizzled layout, on 08's pipeline", dict(
+        copy="registers", over="Over 08: PTX mma.sync (FP16 m16n8k16, TF32 m16n8k8) instead of WMMA, its fragments "
+        "loaded by ldmatrix from unpadded,\nXOR-swizzled rows instead of padded ones; 08's two-stage register-prefetch "
+        "pipeline stays")),
+    "10_cp_async": (draw_mma, 880, "cp.async straight into a ring of STAGES shared stages", dict(
+        copy="cp.async", over="Over 09: cp.async copies global -> shared memory without registers, into a ring of "
+        "STAGES stages instead of 2,\nSTAGES - 1 k-tiles in flight while one is computed (cp.async.wait_group); "
+        "fragments double-buffered in registers (FRAG_BUFS)")),
+    "11_wgmma": (draw_wgmma, 480, "two warpgroups run wgmma straight from 128-byte-swizzled shared memory", dict(
+        copy="cp.async", over="Over 10: wgmma.mma_async, 64 x {BN} x 16 per instruction for a warpgroup of 128 "
+        "threads, reads A and B straight from\n128-byte-swizzled shared memory (no ldmatrix, no fragments); two "
+        "warpgroups, a 64 x {BN} FP32 accumulator each; 10's cp.async ring")),
+    "12_tma_mbarrier": (draw_wgmma, 480, "the TMA unit copies whole tiles; a \"full\" mbarrier per stage", dict(
+        copy="tma", over="Over 11: thread 0 hands whole boxes (A, and B in {BN} / 64 boxes) to the TMA unit, which "
+        "writes them 128-byte-swizzled;\nan mbarrier per stage, full[s], counts the bytes landing and tells every "
+        "thread when to read; __syncthreads still frees the stages")),
+    "13_warp_specialization": (draw_wgmma, 450, "warp specialisation: a producer warpgroup, two consumers", dict(
+        over="Over 12: warpgroup 0 only copies, warpgroups 1 and 2 only compute; a second mbarrier per stage, empty[s],"
+        " frees it, so no\n__syncthreads in the loop and the producer runs up to STAGES k-tiles ahead; setmaxnreg "
+        "moves registers to the consumers")),
+    "14_persistent": (draw_wgmma, 785, "persistent blocks take their tiles GROUP rows at a time", dict(
+        over="Over 13: as many blocks as fit, each looping over work units, so its ring runs on from one tile into "
+        "the next; the tiles\nare taken GROUP rows at a time, down the columns (tile_of), so that the tiles in flight "
+        "share A and B in L2")),
+    "15_clusters": (draw_wgmma, 1090, "clusters of blocks share their B k-tiles through TMA multicast", dict(
+        over="Over 14: clusters of CLUSTER blocks on vertically adjacent tiles: each producer copies 1/CLUSTER of the B"
+        " k-tile, multicast\ninto every block of the cluster; empty[s] counts the consumers of the whole cluster; "
+        "tile_of orders cluster tiles")),
+    "16_tma_store": (draw_wgmma, 1180, "the epilogue stores C through shared memory with the TMA unit", dict(
+        over="Over 15: each consumer warpgroup writes its accumulators C_CHUNK columns at a time into one of two "
+        "swizzled shared buffers,\nwhich one thread hands to the TMA unit (a TMA store) while the next chunk is "
+        "written")),
 }
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio
 smsp__average_warps_issue_stalled_selected_per_issue_active.ratio
 smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio
 smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio
+smsp__average_warps_issue_stalled_membar_per_issue_active.ratio
 l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum l1tex__t_requests_pipe_lsu_mem_local_op_st.sum
 sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
 sm__inst_executed_pipe_tensor_op_hmma.sum smsp__inst_executed_op_ldsm.sum
@@ -93,10 +94,10 @@ for t in "${targets[@]}"; do
     continue
   fi
   if [ "$chapter" = cublas_fp16 ]; then
-    # cuBLAS's FP16-in / FP32-out GEMM as the drivers call it: 09's driver, FP16 only.
+    # cuBLAS's FP16-in / FP32-out GEMM as the drivers call it: 10's driver, FP16 only.
     ncu --clock-control none --metrics "$metrics" -k regex:'nvjet|xmma|cutlass' \
         --launch-count 1 --csv --page raw \
-        "$build/09_mma_sync/09_mma_sync" --size "$size" --reps 1 --warmup 0 --no-check \
+        "$build/10_cp_async/10_cp_async" --size "$size" --reps 1 --warmup 0 --no-check \
         --variant fp16_128x256x32_w64x64_s4 |
       python3 scripts/ncu_table.py --collect "$chapter" default >> "$raw"
     continue

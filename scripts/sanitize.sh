@@ -29,14 +29,14 @@ for c in [0-9][0-9]_*/; do
            "$tool $build/$c/$c --m 67 --n 72 --k 264 --variant all")
   done
 done
-# 10's default where K is not split and the persistent blocks loop: 81 cluster tiles (more than
-# fit at once) of 6 k-tiles each, so the ring wraps within a tile and across tiles.
-c=10_wgmma_tma
-if [ -x "$build/$c/$c" ]; then
+# The persistent chapters' defaults where K is not split and the blocks loop: 81 (cluster) tiles,
+# more than fit at once, of 6 k-tiles each, so the ring wraps within a tile and across tiles.
+for c in 14_persistent 15_clusters 16_tma_store; do
+  [ -x "$build/$c/$c" ] || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328")
   done
-fi
+done
 
 # One job: its command, the sanitizer's summary, which path each variant took, and its exit code,
 # written to its own file (jobs run four at a time; the log keeps their order).

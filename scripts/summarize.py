@@ -87,6 +87,16 @@ class Run:
                 return r
         return None
 
+    def cublas_of(self, row):
+        """The cuBLAS row a row was compared with: the nearest one before it of the same problem
+        and precision (gemm_bench times cuBLAS right before each kernel), else the first."""
+        i = self.rows.index(row)
+        for r in reversed(self.rows[:i + 1]):
+            if r["chapter"] == "cublas" and r["precision"] == row["precision"] and \
+                    (r["M"], r["N"], r["K"]) == (row["M"], row["N"], row["K"]):
+                return r
+        return self.cublas(int(row["M"]), row["precision"])
+
     def previous(self, chapter):
         i = self.chapters.index(chapter)
         return self.chapters[i - 1] if i > 0 else None
@@ -288,7 +298,7 @@ def x(a, b):
 
 
 def cublas_ratio(run, r):
-    c = run.cublas(int(r["M"]), r["precision"])
+    c = run.cublas_of(r) if r in run.rows else run.cublas(int(r["M"]), r["precision"])
     return f"{f(c, 'median_ms') / f(r, 'median_ms'):.3f}" if c else "-"
 
 
@@ -417,6 +427,27 @@ def gen_chapters(run, _chapter, _args):
                   "x cuBLAS (same precision)"], rows, ["---", "---", "---", "---:", "---:"])
 
 
+def gen_ladder(run, _chapter, args):
+    """Each chapter from `first` on, at each size: its default in `precision` against the chapter
+    before it and cuBLAS in the same run, with the SM clock each held: the road, step by step."""
+    prec, sizes = args.get("precision", "fp16"), [int(s) for s in args.get("sizes", "2048,4096,8192").split(",")]
+    chapters = [c for c in run.chapters if c >= args.get("first", "08")]
+    rows = []
+    for ch in chapters:
+        for n in sizes:
+            r = run.default(ch, n, prec)
+            if r is None or r["precision"] != prec:
+                continue
+            c = run.cublas_of(r)
+            p = run.default(run.previous(ch), n, prec) if ch != chapters[0] else None
+            ok = p is not None and p["precision"] == prec
+            rows.append([ch if n == sizes[0] else "", n, f"{f(r, 'tflops'):.1f}",
+                         x(f(p, "median_ms"), f(r, "median_ms")) if ok else "-", cublas_ratio(run, r),
+                         f"{f(r, 'sm_clock_mhz'):.0f} / {f(c, 'sm_clock_mhz'):.0f}" if c else "-"])
+    return table(["chapter", "size", "TFLOP/s", "x the chapter before", "x cuBLAS",
+                  "SM clock, MHz (chapter / cuBLAS)"], rows, ["---", "---:", "---:", "---:", "---:", "---:"])
+
+
 def gen_cublas(run, _chapter, _args):
     r0 = run.rows[0]
     parts = []
@@ -487,9 +518,22 @@ def gen_mmapeak(run, _chapter, args):
                   "SM clock (MHz)", f"x cuBLAS at {NCU_SIZE}^3 (same precision)"], out)
 
 
-GENERATORS = {"mmapeak": gen_mmapeak, "sizes": gen_sizes, "variants": gen_variants, "kernels": gen_kernels, "access": gen_access,
-              "ncu": gen_ncu, "chapters": gen_chapters, "cublas": gen_cublas,
-              "post000": gen_post000, "post002": gen_post002}
+def gen_wgmmapeak(run, _chapter, args):
+    """bench/wgmma_peak.cu's rows (wgmma_peak.csv, Hopper only): the wgmma ceiling, as a fraction of
+    the dense peak at the SM clock held. args: warpgroups=W (those rows only; default all)."""
+    path = os.path.join(run.dir, "wgmma_peak.csv")
+    if not os.path.exists(path):
+        return "(this run has no wgmma_peak.csv: scripts/bench.sh writes it on a Hopper GPU)"
+    rows = [r for r in load(path) if args.get("warpgroups", r["warpgroups_per_sm"]) == r["warpgroups_per_sm"]]
+    return table(["instruction", "warpgroups per SM", "wait_group", "TFLOP/s", "SM clock (MHz)",
+                  "% of peak at that clock"],
+                 [[f"`{r['instruction']}`", r["warpgroups_per_sm"], r["wait_group"], f"{f(r, 'tflops'):.1f}",
+                   r["sm_clock_mhz"], f"{f(r, 'pct_peak_at_clock'):.1f}%"] for r in rows])
+
+
+GENERATORS = {"ladder": gen_ladder, "mmapeak": gen_mmapeak, "wgmmapeak": gen_wgmmapeak, "sizes": gen_sizes,
+              "variants": gen_variants, "kernels": gen_kernels, "access": gen_access, "ncu": gen_ncu,
+              "chapters": gen_chapters, "cublas": gen_cublas, "post000": gen_post000, "post002": gen_post002}
 
 
 def chapter_title(chapter):
@@ -743,6 +787,8 @@ def results_readme(run, rel):
                "experiment (`build/bench/rasterization`)."] if os.path.exists(rpath) else []),
             *(["- `mma_peak.csv`, `mma_peak.log`: the mma.sync ceiling (`build/bench/mma_peak`)."]
               if os.path.exists(os.path.join(run.dir, "mma_peak.csv")) else []),
+            *(["- `wgmma_peak.csv`, `wgmma_peak.log`: the wgmma ceiling (`build/bench/wgmma_peak`, Hopper only)."]
+              if os.path.exists(os.path.join(run.dir, "wgmma_peak.csv")) else []),
             "- `checks/`: the test suite, compute-sanitizer and other logs of the same code."]
     return "\n".join(out) + "\n"
 

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <climits>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -102,6 +104,18 @@ gemm::Variant find(const std::vector<gemm::Variant>& variants, const std::string
       return variants[i];
   FAIL("no variant '" << name << "' in this chapter's main.cu");
   return variants.front();
+}
+
+void require_hopper(const std::vector<gemm::Variant>& variants) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) std::exit(77);
+  gemm::Problem tiny(8, 8, 8, 1, true);
+  gemm::LaunchInfo info;
+  if (find(variants, "", gemm::Precision::FP16).launch(tiny, 1.0f, 0.0f, nullptr, &info) ==
+      cudaErrorInvalidValue) {
+    std::printf("%s: skipped\n", info.why.c_str());
+    std::exit(77);
+  }
 }
 
 gemm::Variant EntryPoint::default_of(const std::vector<gemm::Variant>& variants) const {

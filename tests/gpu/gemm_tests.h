@@ -54,6 +54,10 @@ void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
 
 inline void always() {}
 
+// For the chapters that run only on a Hopper GPU from a build with sm_90a code (11 on): elsewhere
+// the test says why and exits 77, which CTest reports as skipped.
+void require_hopper(const std::vector<gemm::Variant>& variants);
+
 }  // namespace gemm_tests
 
 // The chapter's variants (main.cu) and the entry points of the contract it defines (kernel.cu).
@@ -90,6 +94,12 @@ inline void always() {}
   TEST_CASE(NAME ": a result with one corrupted element fails the check", TAG) {             \
     REQUIRE_GPU();                                                                           \
     gemm_tests::check_corruption_is_caught(VARIANT);                                         \
+  }
+
+// REQUIRE_GPU for a Hopper chapter: GEMM_REQUIRE_HOPPER(ch11) defines ch11_hopper().
+#define GEMM_REQUIRE_HOPPER(NS)                 \
+  static void NS##_hopper() {                   \
+    gemm_tests::require_hopper(NS::variants()); \
   }
 
 // A variant of the chapter's main.cu, by name.

@@ -1,14 +1,9 @@
-// 10_wgmma_tma: the Hopper way (sm_90a). The TMA unit moves whole tiles global -> shared on its
-// own, described once per operand by a tensor map; an mbarrier per stage says when a tile has
-// landed and when its stage is free again; one producer warpgroup issues the copies while two
-// consumer warpgroups run wgmma.mma_async, which reads A and B straight from 128-byte-swizzled
-// shared memory and keeps a 64 x 256 accumulator per warpgroup. setmaxnreg moves registers from
-// the producer to the consumers. Blocks are persistent and cluster in pairs that share B tiles
-// through TMA multicast.
-// What should move against 09: tensor-pipe utilization up (ncu: sm__pipe_tensor_op_hmma_cycles_
-// active, toward cuBLAS's), warp instructions per unit of work down (per warp, one wgmma does
-// 16x256x16, the work of 32 mma.sync, with no address arithmetic and no ldmatrix), L2 traffic
-// down (ncu: lts__t_bytes).
+// 16_tma_store: C goes out through the TMA unit (sm_90a). Each consumer warpgroup writes its
+// accumulators, C_CHUNK columns at a time, into one of two 128-byte-swizzled shared buffers, and
+// one thread hands the buffer to a TMA store, which writes it to C while the warpgroup fills the
+// other.
+// What should move against 15: the time between tiles, which the epilogue fills, and the store
+// instructions (one TMA store per 8 KB instead of 8-byte stores).
 // Host plumbing that is not the lesson (the sm_90a probe, tensor maps, aligned copies of A or B
 // where TMA cannot read them, cluster launches) is in common/hopper.cuh.
 #include "gemm_check.h"
@@ -19,7 +14,7 @@
 
 #include <algorithm>
 
-namespace ch10 {
+namespace ch16 {
 
 constexpr int BM = 128;       // two consumer warpgroups of 64 rows each
 constexpr int BK = 64;        // 64 halves = 128 bytes: one row of the 128-byte swizzle
@@ -39,7 +34,7 @@ constexpr std::size_t smem_bytes() {
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define CH10_SM90A 1
+#define HAS_SM90A 1
 #endif
 
 __device__ __forceinline__ unsigned smem_u32(const void* p) {
@@ -157,10 +152,10 @@ __device__ __forceinline__ void warpgroup_sync(int id) {
   asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
 }
 
-#define CH10_ACC8(i)                                                                    \
+#define WGMMA_ACC8(i)                                                                   \
   "+f"(acc[i]), "+f"(acc[i + 1]), "+f"(acc[i + 2]), "+f"(acc[i + 3]), "+f"(acc[i + 4]), \
       "+f"(acc[i + 5]), "+f"(acc[i + 6]), "+f"(acc[i + 7])
-#define CH10_R8(a, b, c, e, f, g, h, k) \
+#define WGMMA_R8(a, b, c, e, f, g, h, k) \
   "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 
 // acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
@@ -175,20 +170,20 @@ __device__ __forceinline__ void wgmma<256>(float (&acc)[128], unsigned long long
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
-      CH10_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " CH10_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      CH10_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " CH10_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      CH10_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " CH10_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      CH10_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " CH10_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
-      CH10_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " CH10_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
-      CH10_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " CH10_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
-      CH10_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
-      CH10_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
-      CH10_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
-      CH10_R8(120, 121, 122, 123, 124, 125, 126, 127)
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
+      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
+      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
+      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
+      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
+      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
+      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)
       "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
-      : CH10_ACC8(0), CH10_ACC8(8), CH10_ACC8(16), CH10_ACC8(24), CH10_ACC8(32), CH10_ACC8(40), CH10_ACC8(48),
-        CH10_ACC8(56), CH10_ACC8(64), CH10_ACC8(72), CH10_ACC8(80), CH10_ACC8(88), CH10_ACC8(96),
-        CH10_ACC8(104), CH10_ACC8(112), CH10_ACC8(120)
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
+        WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72), WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96),
+        WGMMA_ACC8(104), WGMMA_ACC8(112), WGMMA_ACC8(120)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 template <>
@@ -197,13 +192,13 @@ __device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long 
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
-      CH10_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " CH10_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      CH10_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " CH10_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      CH10_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " CH10_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      CH10_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " CH10_R8(56, 57, 58, 59, 60, 61, 62, 63)
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)
       "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-      : CH10_ACC8(0), CH10_ACC8(8), CH10_ACC8(16), CH10_ACC8(24), CH10_ACC8(32), CH10_ACC8(40), CH10_ACC8(48),
-        CH10_ACC8(56)
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
+        WGMMA_ACC8(56)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
@@ -235,7 +230,7 @@ __global__ void __launch_bounds__(THREADS, 1)
                 bool pairs, const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_c) {
-#ifdef CH10_SM90A
+#ifdef HAS_SM90A
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = reinterpret_cast<unsigned char*>(
@@ -455,4 +450,4 @@ cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __hal
   return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
 }
 
-}  // namespace ch10
+}  // namespace ch16

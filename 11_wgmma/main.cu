@@ -1,0 +1,29 @@
+// 11_wgmma's driver: ch11::hgemm (FP16 inputs) first, then the configurations that show what its
+// pieces buy (--variant all), each against cuBLAS FP16 in the same process.
+// The program's main() is generated (CMakeLists.txt: gemm_chapter).
+#include "variants.h"
+
+#include "kernel.cu"
+
+namespace ch11 {
+// Named "fp16_128xBNx64_sSTAGES" and a suffix for what differs from the default: "_wait0" each
+// k-tile's wgmmas finished before the next is issued, "_nosplit" K never split.
+template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true>
+gemm::Variant tile(const char* suffix = "") {
+  return gemm::warpgroup_variant<BM, BN, BK, STAGES>(
+             gemm_launch<BN, STAGES, WAIT_PREVIOUS, SPLIT_K>,
+             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, true>,
+             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, false>, THREADS, smem_bytes<BN, STAGES>(),
+             suffix)
+      .with(GEMM_PARAM(WAIT_PREVIOUS))
+      .with(GEMM_PARAM(SPLIT_K));
+}
+
+// The first variant is the one ch11::hgemm runs; --variant all runs every one.
+std::vector<gemm::Variant> variants() {
+  return {
+      tile<256, 4>(), tile<256, 4, false>("_wait0"),         tile<256, 3>(), tile<128, 4>(),
+      tile<128, 6>(), tile<256, 4, true, false>("_nosplit"),
+  };
+}
+}  // namespace ch11

@@ -1,0 +1,388 @@
+// 15_clusters: blocks run in clusters of CLUSTER (2) on vertically adjacent tiles (sm_90a), which
+// need the same B k-tiles: each producer copies 1 / CLUSTER of every B k-tile and the TMA unit
+// multicasts it into the shared memory of every block of the cluster, so a stage's empty barrier
+// counts the consumers of all of them (arrivals on a peer's barrier through mapa).
+// What should move against 14: L2 -> SM bytes (ncu: l2_gb) down by a third.
+// Host plumbing that is not the lesson (the sm_90a probe, tensor maps, aligned copies of A or B
+// where TMA cannot read them, cluster launches) is in common/hopper.cuh.
+#include "gemm_check.h"
+#include "hopper.cuh"
+#include "split_k.cuh"
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+
+namespace ch15 {
+
+constexpr int BM = 128;       // two consumer warpgroups of 64 rows each
+constexpr int BK = 64;        // 64 halves = 128 bytes: one row of the 128-byte swizzle
+constexpr int THREADS = 384;  // warpgroup 0 produces, warpgroups 1 and 2 consume
+// setmaxnreg: the producer gives registers back, the consumers take them (40 + 2 x 232 = 504 of
+// 512 per thread slot of a warpgroup triple: 128 x 40 + 256 x 232 = 64,512 of 65,536 registers).
+constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+
+template <int BN, int STAGES>
+constexpr std::size_t smem_bytes() {
+  // + 1024: the swizzle pattern repeats every 1024 bytes, so the tiles start 1024-aligned.
+  return 1024 + std::size_t(STAGES) * (BM + BN) * BK * sizeof(__half) + 2 * STAGES * 8;
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define HAS_SM90A 1
+#endif
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarriers: a 64-bit word in shared memory that counts arrivals and bytes ---------------
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals));
+}
+// The producer's arrival, announcing how many bytes the copies will deliver.
+__device__ __forceinline__ void mbar_expect_bytes(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+// Waits until the barrier's phase of this parity has completed.
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity) {
+  asm volatile(
+      "{\n.reg .pred done;\nwait_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_%=;\n}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+// An arrival on a barrier of this block.
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Arrives on the barrier at the same address in block `cta` of the cluster (possibly this one).
+// The consumers say that their wgmma have finished reading a stage, so that a producer may
+// overwrite it; wgmma.wait_group has already completed those reads, and the consumers publish
+// no data, so the default ordering (release at block scope) is enough. RELEASE_CLUSTER: release
+// at cluster scope, which makes the thread wait for a GPU-wide memory barrier first (variant
+// "_release").
+template <bool RELEASE_CLUSTER>
+__device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned cta) {
+  if (RELEASE_CLUSTER)
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+  else
+    asm volatile(
+        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+}
+
+// ---- clusters --------------------------------------------------------------------------------
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+
+// ---- TMA: one box of a tensor map (coordinates innermost first) into shared memory -----------
+__device__ __forceinline__ void tma_load(unsigned dst, const CUtensorMap* map, int c0, int c1,
+                                         unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+      "l"(map), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+}
+// The same box into every block of the cluster in `mask`, at the same shared address, each
+// block's barrier at `bar` counting the bytes.
+__device__ __forceinline__ void tma_load_multicast(unsigned dst, const CUtensorMap* map, int c0,
+                                                   int c1, unsigned bar, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+      "l"(map), "r"(c0), "r"(c1), "r"(bar), "h"(mask)
+      : "memory");
+}
+
+// ---- wgmma -----------------------------------------------------------------------------------
+// Shared-memory matrix descriptor: start address, leading and stride byte offsets (all >> 4),
+// bits 62-63 = 1: the 128-byte swizzle.
+__device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned lbo, unsigned sbo) {
+  return ((addr & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |
+         (unsigned long long)(sbo >> 4) << 32 | 1ull << 62;
+}
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int PENDING>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
+}
+
+#define WGMMA_ACC8(i)                                                                   \
+  "+f"(acc[i]), "+f"(acc[i + 1]), "+f"(acc[i + 2]), "+f"(acc[i + 3]), "+f"(acc[i + 4]), \
+      "+f"(acc[i + 5]), "+f"(acc[i + 6]), "+f"(acc[i + 7])
+#define WGMMA_R8(a, b, c, e, f, g, h, k) \
+  "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
+
+// acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
+// immediate, trans-b = 1); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
+// 16w + l/4 and 16w + 8 + l/4; acc[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those rows.
+template <int BN>
+__device__ __forceinline__ void wgmma(float (&acc)[BN / 2], unsigned long long desc_a,
+                                      unsigned long long desc_b, int scale_d);
+template <>
+__device__ __forceinline__ void wgmma<256>(float (&acc)[128], unsigned long long desc_a,
+                                           unsigned long long desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
+      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
+      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
+      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
+      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
+      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
+      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)
+      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
+        WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72), WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96),
+        WGMMA_ACC8(104), WGMMA_ACC8(112), WGMMA_ACC8(120)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+template <>
+__device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long desc_a,
+                                           unsigned long long desc_b, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
+        WGMMA_ACC8(56)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+// The order in which blocks take tiles: GROUP rows of (cluster) tiles at a time, down the
+// columns, so that the tiles in flight share rows of A and columns of B in L2. 0: row by row.
+template <int GROUP>
+__device__ __forceinline__ void tile_of(int unit, int unit_rows, int cols, int& row, int& col) {
+  if (GROUP == 0) {
+    row = unit / cols;
+    col = unit % cols;
+    return;
+  }
+  const int per_group = GROUP * cols, first = unit / per_group * GROUP;
+  const int rows = min(unit_rows - first, GROUP), in_group = unit % per_group;
+  row = first + in_group % rows;
+  col = in_group / rows;
+}
+
+// A block loops over work units (a tile of C, or a K-chunk of one when K is split) from
+// blockIdx.x / CLUSTER in steps of the number of clusters: persistent when the grid is smaller
+// than the work. The CLUSTER blocks of a cluster take vertically adjacent tiles and each copies
+// 1 / CLUSTER of the B tile they share into all of them. k_chunk: K per split (a multiple of BK).
+// Split K adds with atomics; pairs: N even and C 8-byte aligned, for 8-byte stores.
+template <int BN, int STAGES, int CLUSTER, int GROUP, bool WAIT_PREVIOUS, bool RELEASE_CLUSTER>
+__global__ void __launch_bounds__(THREADS, 1)
+    gemm_kernel(int M, int N, int K, int k_chunk, float alpha, float beta, float* C, bool pairs,
+                const __grid_constant__ CUtensorMap map_a,
+                const __grid_constant__ CUtensorMap map_b) {
+#ifdef HAS_SM90A
+  constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t(1023));
+  // A stage: BM rows of 128 bytes (64 k). B stage: BN / 64 boxes of BK rows (k) x 128 bytes (n).
+  unsigned char* As = smem;
+  unsigned char* Bs = smem + STAGES * A_BYTES;
+  const unsigned full = smem_u32(Bs + STAGES * B_BYTES);  // full[s]: the stage has landed
+  const unsigned empty = full + STAGES * 8;  // empty[s]: every consumer is done with the stage
+  const int wg = threadIdx.x / 128, wg_tid = threadIdx.x % 128;
+  const unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
+
+  const int row_tiles = gemm::ceil_div(M, BM), cols = gemm::ceil_div(N, BN);
+  const int unit_rows = gemm::ceil_div(row_tiles, CLUSTER);
+  const int splits = gemm::ceil_div(K, k_chunk);
+  const int units = unit_rows * cols * splits;
+  const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full + 8 * s, 1);             // the producer's arrival (plus the bytes)
+      mbar_init(empty + 8 * s, 2 * CLUSTER);  // each consumer warpgroup of each block
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  // The barriers must exist before any block of the cluster copies or arrives on them.
+  if (CLUSTER > 1)
+    cluster_sync();
+  else
+    __syncthreads();
+
+  if (wg == 0) {  // producer: one thread issues every copy
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
+    if (wg_tid == 0) {
+      int it = 0;  // k-tiles issued by this block so far: stage it % STAGES, round it / STAGES
+      for (int unit = cluster; unit < units; unit += clusters) {
+        int row, col;
+        tile_of<GROUP>(unit / splits, unit_rows, cols, row, col);
+        row = (row * CLUSTER + rank) * BM;
+        col *= BN;
+        const int k0 = unit % splits * k_chunk, k1 = min(K, k0 + k_chunk);
+        for (int k = k0; k < k1; k += BK, ++it) {
+          const int s = it % STAGES;
+          // Round r = it / STAGES of stage s may start once round r - 1 was released: the
+          // empty barrier's phase r - 1, whose parity is (r - 1) & 1 = (r + 1) & 1.
+          if (it >= STAGES) mbar_wait(empty + 8 * s, (it / STAGES + 1) & 1);
+          mbar_expect_bytes(full + 8 * s, A_BYTES + B_BYTES);
+          tma_load(smem_u32(As + s * A_BYTES), &map_a, k, row, full + 8 * s);
+          constexpr int boxes = BN / 64 / CLUSTER;
+          for (int b = rank * boxes; b < (rank + 1) * boxes; ++b) {
+            const unsigned dst = smem_u32(Bs + s * B_BYTES + b * BK * 128);
+            if (CLUSTER > 1)
+              tma_load_multicast(dst, &map_b, col + 64 * b, k, full + 8 * s, (1 << CLUSTER) - 1);
+            else
+              tma_load(dst, &map_b, col + 64 * b, k, full + 8 * s);
+          }
+        }
+      }
+    }
+    __syncwarp();  // lanes 1-31 wait for lane 0: the warp meets the .aligned cluster barrier whole
+  } else {         // consumers: warpgroup 1 rows 0-63 of the tile, warpgroup 2 rows 64-127
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
+    float acc[BN / 2];
+    int it = 0;
+    // Frees a stage: one thread per consumer warpgroup arrives on it in every block of the cluster.
+    auto release = [&](int s) {
+      if (CLUSTER == 1 && !RELEASE_CLUSTER && wg_tid == 0) mbar_arrive(empty + 8 * s);
+      if ((CLUSTER > 1 || RELEASE_CLUSTER) && wg_tid < CLUSTER)
+        mbar_arrive_cluster<RELEASE_CLUSTER>(empty + 8 * s, wg_tid);
+    };
+    for (int unit = cluster; unit < units; unit += clusters) {
+      int row, col;
+      tile_of<GROUP>(unit / splits, unit_rows, cols, row, col);
+      row = (row * CLUSTER + rank) * BM;
+      col *= BN;
+      const int k0 = unit % splits * k_chunk, k1 = min(K, k0 + k_chunk);
+      for (int k = k0; k < k1; k += BK, ++it) {
+        const int s = it % STAGES;
+        mbar_wait(full + 8 * s, (it / STAGES) & 1);
+        const unsigned a = smem_u32(As + s * A_BYTES + (wg - 1) * 64 * 128);
+        const unsigned b = smem_u32(Bs + s * B_BYTES);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; ++kk) {
+          // A, K-major: 16 k = 32 bytes along the swizzled 128-byte row; 8-row groups 1024 B
+          // apart (stride; the leading offset is unused for a swizzled K-major operand). B,
+          // MN-major: 16 k = 16 rows of 128 bytes; 8-row groups 1024 B apart (stride), 64-column
+          // boxes BK * 128 B apart (leading). The stages are 1024-byte aligned, so the swizzle
+          // pattern starts at each stage and a start moved along the row stays in step with it.
+          wgmma<BN>(acc, smem_desc(a + kk * 32, 16, 1024),
+                    smem_desc(b + kk * 16 * 128, BK * 128, 1024), k > k0 || kk > 0);
+        }
+        wgmma_commit();
+        if (WAIT_PREVIOUS) {  // keep this k-tile's wgmmas running; the previous one's are done
+          wgmma_wait<1>();
+          if (k > k0) release((it - 1) % STAGES);
+        } else {
+          wgmma_wait<0>();
+          release(s);
+        }
+      }
+      if (WAIT_PREVIOUS) {
+        wgmma_wait<0>();
+        release((it - 1) % STAGES);
+      }
+
+      const int warp_id = wg_tid / 32, lane_id = wg_tid % 32;  // in the warpgroup
+      // Epilogue straight from the accumulators: each lane holds column pairs of two rows.
+      const int r0 = row + (wg - 1) * 64 + warp_id * 16 + lane_id / 4, c0 = col + 2 * (lane_id % 4);
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = r0 + 8 * h, c = c0 + 8 * j;
+          if (r >= M || c >= N) continue;
+          float* out = C + static_cast<std::size_t>(r) * N + c;
+          const float v0 = alpha * acc[4 * j + 2 * h], v1 = alpha * acc[4 * j + 2 * h + 1];
+          if (splits > 1) {  // C already holds beta * C: add this K-chunk's part
+            atomicAdd(out, v0);
+            if (c + 1 < N) atomicAdd(out + 1, v1);
+          } else if (pairs) {  // N even and C 8-byte aligned: one 8-byte store
+            float2 v = make_float2(v0, v1);
+            if (beta != 0.0f) {
+              const float2 old = *reinterpret_cast<const float2*>(out);
+              v.x += beta * old.x;
+              v.y += beta * old.y;
+            }
+            *reinterpret_cast<float2*>(out) = v;
+          } else {
+            out[0] = beta == 0.0f ? v0 : v0 + beta * out[0];
+            if (c + 1 < N) out[1] = beta == 0.0f ? v1 : v1 + beta * out[1];
+          }
+        }
+    }
+  }
+  // No block may leave while a peer can still copy into its shared memory or arrive on its
+  // barriers.
+  if (CLUSTER > 1) cluster_sync();
+#endif
+}
+
+// PERSISTENT: as many clusters as fit on the GPU, each looping over work units; otherwise one
+// cluster per unit. SPLIT_K: the rule of common/split_k.cuh with one block per SM.
+template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
+          bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool SPLIT_K = true>
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
+                        float beta, float* C, cudaStream_t stream,
+                        gemm::LaunchInfo* info = nullptr) {
+  if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
+  if (M == 0 || N == 0) return cudaSuccess;
+  const gemm::Hopper* gpu = nullptr;
+  if (cudaError_t err = gemm::hopper(gpu, info)) return err;
+  if (K == 0) return gemm::scale_c(1LL * M * N, beta, C, stream);  // C = beta * C
+  auto kernel = gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER>;
+  constexpr std::size_t smem = smem_bytes<BN, STAGES>();
+  int clusters_fit = 0;
+  if (cudaError_t err =
+          gemm::clusters_that_fit(kernel, CLUSTER, THREADS, smem, gpu->sms, clusters_fit))
+    return err;
+  gemm::TmaInputs<__half> in;  // copied into aligned scratch first where TMA cannot read them
+  if (cudaError_t err = in.prepare(*gpu, A, B, M, N, K, BM, BK, stream, info)) return err;
+  gemm::SplitK split;
+  cudaError_t err =
+      gemm::split_k(M, N, K, BM, BN, BK, SPLIT_K ? 1 : 0, beta, C, stream, split, info);
+  const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
+  const long long units =
+      1LL * gemm::ceil_div(gemm::ceil_div(M, BM), CLUSTER) * gemm::ceil_div(N, BN) * split.splits;
+  const long long clusters = PERSISTENT ? std::min<long long>(units, clusters_fit) : units;
+  if (!err)
+    err = gemm::launch_clusters(kernel, unsigned(clusters * CLUSTER), CLUSTER, THREADS, smem,
+                                stream, M, N, K, split.k_chunk, alpha, beta, C, pairs, in.a, in.b);
+  return in.release(stream, err);
+}
+
+// FP16 A and B, FP32 accumulators and C.
+cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
+                  float* C, cudaStream_t stream) {
+  return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
+}
+
+}  // namespace ch15
