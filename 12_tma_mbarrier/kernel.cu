@@ -2,10 +2,9 @@
 // operand and 64-column box, described once per operand by a tensor map, into the same
 // 128-byte-swizzled stages; an mbarrier per stage counts the bytes as they land, and the threads
 // wait on its phase instead of on their own cp.async groups. TMA writes through the async proxy
-// that wgmma reads, so 11's proxy fence, whose MEMBAR also waited for the copies still in flight,
-// goes away.
-// What should move against 11: the ring runs STAGES - 2 k-tiles ahead again (ncu: the membar
-// stalls go), issued instructions down (3,072 cp.async per k-tile become 6 in one thread).
+// that wgmma reads, so 11's proxy fence goes away too.
+// What should move against 11: issued instructions down (3,072 cp.async per k-tile, each with its
+// address and bounds, become 6 copies in one thread), tensor-pipe utilization up.
 // Host plumbing that is not the lesson (the sm_90a probe, tensor maps, aligned copies of A or B
 // where TMA cannot read them) is in common/hopper.cuh.
 #include "gemm_check.h"

@@ -3,7 +3,7 @@
 // once), the accumulators in registers, nothing else in the loop. Four wgmma per commit group (one
 // k-tile of 64 halves or 32 TF32 values, as 16_tma_store's consumers issue them), then
 // wgmma.wait_group 0 (the tensor pipe drains every k-tile) or 1 (one group stays in flight): the
-// ceiling the Hopper chapters (11 on) stand against, as bench/mma_peak.cu is 10_cp_async's.
+// ceiling the Hopper chapters (11 on) stand against, as bench/mma_peak.cu is 09's and 10's.
 //   usage: wgmma_peak [--csv FILE]    one row per instruction, warpgroups per SM and wait
 // Measured as mma_peak measures: CUDA events around one launch after a warm-up, median of 5, the
 // SM clock measured inside the kernel (clock64 against %globaltimer over block 0's run); the

@@ -21,7 +21,7 @@ static inline cudaError_t scale_c(long long count, float beta, float* C, cudaStr
 }
 
 struct SplitK {
-  int splits = 1;   // blocks per tile of C along K: gridDim.z, or 10's work units per tile
+  int splits = 1;   // blocks per tile of C along K: gridDim.z, or 11-16's work units per tile
   int k_chunk = 0;  // values of k per block: a multiple of BK, so that every chunk but the last
                     // starts a row of A on a 16-byte boundary
 };

@@ -2,9 +2,9 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path; 10 copies A and B into aligned scratch first) and an aligned one
-# (67x72x264: the 16-byte path from 03 on, TMA in 10). Both have edge tiles in M, N and K, enough k-tiles for 09's and
-# 10's rings of stages to wrap around, and K large enough for 07-09 (and 10 on the aligned one)
+# element-by-element path; 12-16 copy A and B into aligned scratch first) and an aligned one
+# (67x72x264: the 16-byte path from 03 on, TMA in 12-16). Both have edge tiles in M, N and K,
+# enough k-tiles for the rings of stages of 10-16 to wrap around, and K large enough for 07-16
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error.
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
