@@ -664,7 +664,7 @@ def draw_mma(f, P, copy="cp.async", over=""):
             P.items()))
 
 def draw_wgmma(f, P, copy="tma", over=""):
-    """11-16, by the parameters present: (a) the block's warpgroups (PRODUCER_REGS: warp-specialised) and (b) the ring,
+    """11-16, by the parameters present: (a) the block's warpgroups (PRODUCER_REGS: warp-specialized) and (b) the ring,
     then, in this order, CLUSTER: the cluster, TMA_STORE: the epilogue, PERSISTENT: the tile order. copy: "cp.async"
     (every thread copies) or "tma" (thread 0 issues TMA copies), which the parameters do not tell"""
     p, RANK, A_SLOT = P["fp16"], [PURPLE, RED], "#9aa9b8"  # RANK: the block of the cluster that copies a B box
@@ -702,7 +702,7 @@ def draw_wgmma(f, P, copy="tma", over=""):
                          + ["Epilogue: each lane stores its accumulators straight from the registers,\ncolumn pairs of "
                             "two rows (8-byte stores)"] * ("TMA_STORE" not in p)), 8.5)
     y += 14 + 26 * ("TMA_STORE" not in p)
-    # (b) the ring: k-tile it uses stage it % STAGES. Warp-specialised, the consumers wait full[s] for parity
+    # (b) the ring: k-tile it uses stage it % STAGES. Warp-specialized, the consumers wait full[s] for parity
     # (it / STAGES) & 1, the producer (it >= STAGES) empty[s] for (it / STAGES + 1) & 1. Else k-tile t + AHEAD is copied
     # in iteration t, after the __syncthreads that frees its stage, AHEAD = STAGES - (WAIT_PREVIOUS ? 2 : 1)
     n = "it" if spec else "t"
@@ -880,7 +880,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
         copy="tma", over="Over 11: thread 0 hands whole boxes (A, and B in {BN} / 64 boxes) to the TMA unit, which "
         "writes them 128-byte-swizzled;\nan mbarrier per stage, full[s], counts the bytes landing and tells every "
         "thread when to read; __syncthreads still frees the stages")),
-    "13_warp_specialization": (draw_wgmma, 450, "warp specialisation: a producer warpgroup, two consumers", dict(
+    "13_warp_specialization": (draw_wgmma, 450, "warp specialization: a producer warpgroup, two consumers", dict(
         over="Over 12: warpgroup 0 only copies, warpgroups 1 and 2 only compute; a second mbarrier per stage, empty[s],"
         " frees it, so no\n__syncthreads in the loop and the producer runs up to STAGES k-tiles ahead; setmaxnreg "
         "moves registers to the consumers")),
