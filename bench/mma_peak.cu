@@ -4,37 +4,21 @@
 //   usage: mma_peak [--csv FILE]      one row per instruction, warps per SM and chain count
 // Measured like the harness: CUDA events around one launch after a warm-up, median of 5. The SM
 // clock is measured inside the kernel (clock64 against %globaltimer over block 0's run), since
-// under tensor-core load it drops below the boost clock the peak tables assume.
-#include "cuda_check.h"
+// under tensor-core load it drops below the boost clock the peak tables assume (ceiling.cuh).
+#include "ceiling.cuh"
 #include "device.h"
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 namespace {
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-// Operand bits that look like the data of a real GEMM (uniform in [-1, 1) in FP16 or TF32): the
-// tensor cores' power, and so the clock, depend on how many bits toggle.
-__device__ __forceinline__ unsigned operand(unsigned seed, bool tf32) {
-  unsigned h = seed * 2654435761u;
-  h ^= h >> 15;
-  h *= 2246822519u;
-  h ^= h >> 13;
-  if (tf32) return (h & 0x807fe000u) | 0x3f000000u;  // +-[0.5, 1), 10 mantissa bits
-  return (h & 0x83ff83ffu) | 0x38003800u;            // two halves in +-[0.5, 1)
-}
+using ceiling::global_ns;
+using ceiling::operand;
 
 // CHAINS independent accumulators per warp: enough of them and each mma waits for nothing but
 // the tensor pipe.
@@ -82,37 +66,16 @@ Row measure(int sms, int warps_per_sm, float* out, unsigned long long* clocks) {
   // One block of warps_per_sm warps per SM; iterations for ~20 ms at the expected rate.
   const int iters = 20000 * 16 / CHAINS;
   const dim3 grid(sms), block(32 * warps_per_sm);
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  mma_loop<TF32, CHAINS><<<grid, block>>>(iters, out, clocks);  // warm-up
-  CUDA_CHECK(cudaGetLastError());
-  std::vector<float> ms;
-  unsigned long long c[2] = {};
-  double mhz = 0.0;
-  for (int rep = 0; rep < 5; ++rep) {
-    CUDA_CHECK(cudaEventRecord(start));
-    mma_loop<TF32, CHAINS><<<grid, block>>>(iters, out, clocks);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-    CUDA_CHECK(cudaMemcpy(c, clocks, sizeof(c), cudaMemcpyDeviceToHost));
-    mhz = std::max(mhz, 1e3 * static_cast<double>(c[0]) / static_cast<double>(c[1]));
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
+  const ceiling::Timing t = ceiling::time_launches(
+      [&] { mma_loop<TF32, CHAINS><<<grid, block>>>(iters, out, clocks); }, clocks);
   const double flops_per_mma = 2.0 * 16 * 8 * (TF32 ? 8 : 16);
   const double flops = flops_per_mma * CHAINS * static_cast<double>(iters) * sms * warps_per_sm;
   return {TF32 ? "mma.m16n8k8.tf32" : "mma.m16n8k16.f16",
           warps_per_sm,
           CHAINS,
-          ms[2],
-          flops / (ms[2] * 1e-3) / 1e12,
-          mhz};
+          t.ms,
+          flops / (t.ms * 1e-3) / 1e12,
+          t.mhz};
 }
 
 }  // namespace
@@ -120,15 +83,7 @@ Row measure(int sms, int warps_per_sm, float* out, unsigned long long* clocks) {
 int main(int argc, char** argv) {
   try {
     std::string csv;
-    for (int i = 1; i < argc; ++i) {
-      if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
-        csv = argv[++i];
-      } else {
-        std::fprintf(stderr, "mma_peak: unknown argument '%s'; usage: mma_peak [--csv FILE]\n",
-                     argv[i]);
-        return 2;
-      }
-    }
+    if (!ceiling::parse_args(argc, argv, "mma_peak", csv)) return 2;
     const gemm::DeviceInfo d = gemm::query_device();
     if (d.major < 8) {
       std::fprintf(stderr,
@@ -150,22 +105,16 @@ int main(int argc, char** argv) {
     }
     CUDA_CHECK(cudaFree(out));
     CUDA_CHECK(cudaFree(clocks));
-    std::FILE* f = csv.empty() ? nullptr : std::fopen(csv.c_str(), "w");
-    if (!csv.empty() && !f) {
-      std::fprintf(stderr, "mma_peak: cannot write %s\n", csv.c_str());
-      return 1;
-    }
-    const char* header = "instruction,warps_per_sm,chains,ms,tflops,sm_clock_mhz\n";
-    std::printf("# %s, %d SMs\n%s", d.name.c_str(), d.sms, header);
-    if (f) std::fputs(header, f);
+    std::vector<std::string> lines;
     for (const Row& r : rows) {
       char line[160];
       std::snprintf(line, sizeof(line), "%s,%d,%d,%.3f,%.1f,%.0f\n", r.instr, r.warps_per_sm,
                     r.chains, r.ms, r.tflops, r.mhz);
-      std::fputs(line, stdout);
-      if (f) std::fputs(line, f);
+      lines.push_back(line);
     }
-    if (f) std::fclose(f);
+    if (!ceiling::write_rows("mma_peak", csv, d.name + ", " + std::to_string(d.sms) + " SMs",
+                             "instruction,warps_per_sm,chains,ms,tflops,sm_clock_mhz\n", lines))
+      return 1;
     return 0;
   } catch (const gemm::NoGpu& e) {
     std::fprintf(stderr, "mma_peak: %s\n", e.what());

@@ -5,44 +5,30 @@
 // wgmma.wait_group 0 (the tensor pipe drains every k-tile) or 1 (one group stays in flight): the
 // ceiling the Hopper chapters (11 on) stand against, as bench/mma_peak.cu is 09's and 10's.
 //   usage: wgmma_peak [--csv FILE]    one row per instruction, warpgroups per SM and wait
-// Measured as mma_peak measures: CUDA events around one launch after a warm-up, median of 5, the
-// SM clock measured inside the kernel (clock64 against %globaltimer over block 0's run); the
-// fraction of the dense peak is at that clock (common/peak.cpp's FLOP per clock per SM).
-#include "cuda_check.h"
+// Measured as mma_peak measures (ceiling.cuh): CUDA events around one launch after a warm-up,
+// median of 5, the SM clock measured inside the kernel (clock64 against %globaltimer over block
+// 0's run); the fraction of the dense peak is at that clock (common/peak.cpp's FLOP per clock per
+// SM). A GPU or build without sm_90a code is refused by common/hopper.cuh's probe.
+#include "ceiling.cuh"
 #include "device.h"
+#include "hopper.cuh"
 #include "peak.h"
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 namespace {
 
+using ceiling::global_ns;
+using ceiling::operand;
+
 // The device code below exists only in the sm_90a pass (the kernel's body is empty elsewhere).
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-// Operand bits that look like the data of a real GEMM (as mma_peak's): the tensor cores' power,
-// and so the clock, depend on how many bits toggle.
-__device__ __forceinline__ unsigned operand(unsigned seed, bool tf32) {
-  unsigned h = seed * 2654435761u;
-  h ^= h >> 15;
-  h *= 2246822519u;
-  h ^= h >> 13;
-  if (tf32) return (h & 0x807fe000u) | 0x3f000000u;  // +-[0.5, 1), 10 mantissa bits
-  return (h & 0x83ff83ffu) | 0x38003800u;            // two halves in +-[0.5, 1)
-}
-
 // Shared-memory matrix descriptor (as 16_tma_store's): start address, leading and stride byte
 // offsets (all >> 4), bits 62-63 = 1: the 128-byte swizzle.
 __device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned lbo, unsigned sbo) {
@@ -102,14 +88,6 @@ __device__ __forceinline__ void wgmma(float (&acc)[N / 2], unsigned long long a,
 }
 #endif
 
-// Whether this program was built with sm_90a code (nvcc defines __CUDA_ARCH_FEAT_SM90_ALL only
-// then; wgmma exists only there).
-__global__ void has_sm90a(int* yes) {
-#ifdef __CUDA_ARCH_FEAT_SM90_ALL
-  *yes = 1;
-#endif
-}
-
 // One block per SM, blockDim.x / 128 warpgroups. Shared memory: one 64 x 128-byte A tile per
 // warpgroup (as 16_tma_store's consumers each have their 64 rows), then the N x 128-byte B tile
 // they share, 1024-byte aligned (the swizzle pattern's period). WAIT: the groups left in flight
@@ -168,57 +146,16 @@ Row measure(int sms, int warpgroups, float* out, unsigned long long* clocks) {
   CUDA_CHECK(cudaFuncSetAttribute(wgmma_loop<TF32, N, WAIT>,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const dim3 grid(sms), block(128 * warpgroups);
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  wgmma_loop<TF32, N, WAIT><<<grid, block, smem>>>(iters, out, clocks);  // warm-up
-  CUDA_CHECK(cudaGetLastError());
-  std::vector<float> ms;
-  unsigned long long c[2] = {};
-  double mhz = 0.0;
-  for (int rep = 0; rep < 5; ++rep) {
-    CUDA_CHECK(cudaEventRecord(start));
-    wgmma_loop<TF32, N, WAIT><<<grid, block, smem>>>(iters, out, clocks);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-    CUDA_CHECK(cudaMemcpy(c, clocks, sizeof(c), cudaMemcpyDeviceToHost));
-    mhz = std::max(mhz, 1e3 * static_cast<double>(c[0]) / static_cast<double>(c[1]));
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
+  const ceiling::Timing t = ceiling::time_launches(
+      [&] { wgmma_loop<TF32, N, WAIT><<<grid, block, smem>>>(iters, out, clocks); }, clocks);
   const int k = TF32 ? 8 : 16;
   const double flops = 2.0 * 64 * N * k * 4 * static_cast<double>(iters) * sms * warpgroups;
   return {"wgmma.m64n" + std::to_string(N) + "k" + std::to_string(k) + (TF32 ? ".tf32" : ".f16"),
           warpgroups,
           WAIT,
-          ms[2],
-          flops / (ms[2] * 1e-3) / 1e12,
-          mhz};
-}
-
-// Whether this GPU runs this program's sm_90a code; else the sentence that says why not.
-std::string refusal(const gemm::DeviceInfo& d) {
-  int yes = 0;
-  if (d.major == 9 && d.minor == 0) {
-    int* flag = nullptr;
-    CUDA_CHECK(cudaMalloc(&flag, sizeof(int)));
-    CUDA_CHECK(cudaMemset(flag, 0, sizeof(int)));
-    has_sm90a<<<1, 1>>>(flag);
-    if (cudaGetLastError() == cudaSuccess)  // no code for this GPU at all: a launch error
-      CUDA_CHECK(cudaMemcpy(&yes, flag, sizeof(int), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(flag));
-  }
-  if (yes) return "";
-  std::string why = "wgmma_peak: needs a Hopper GPU (sm_90a); this is " + d.name + " (sm_" +
-                    std::to_string(d.major) + std::to_string(d.minor) + ")";
-  if (d.major == 9 && d.minor == 0)
-    why += ", but this build has no sm_90a code (configure with 90 among CMAKE_CUDA_ARCHITECTURES)";
-  return why;
+          t.ms,
+          flops / (t.ms * 1e-3) / 1e12,
+          t.mhz};
 }
 
 }  // namespace
@@ -226,18 +163,13 @@ std::string refusal(const gemm::DeviceInfo& d) {
 int main(int argc, char** argv) {
   try {
     std::string csv;
-    for (int i = 1; i < argc; ++i) {
-      if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
-        csv = argv[++i];
-      } else {
-        std::fprintf(stderr, "wgmma_peak: unknown argument '%s'; usage: wgmma_peak [--csv FILE]\n",
-                     argv[i]);
-        return 2;
-      }
-    }
+    if (!ceiling::parse_args(argc, argv, "wgmma_peak", csv)) return 2;
     const gemm::DeviceInfo d = gemm::query_device();
-    if (const std::string why = refusal(d); !why.empty()) {
-      std::fprintf(stderr, "%s\n", why.c_str());
+    const gemm::Hopper* gpu = nullptr;
+    gemm::LaunchInfo info;
+    if (const cudaError_t err = gemm::hopper(gpu, &info)) {
+      std::fprintf(stderr, "wgmma_peak: %s\n",
+                   info.why.empty() ? cudaGetErrorString(err) : info.why.c_str());
       return 1;
     }
     float* out = nullptr;
@@ -257,19 +189,9 @@ int main(int argc, char** argv) {
     }
     CUDA_CHECK(cudaFree(out));
     CUDA_CHECK(cudaFree(clocks));
-    std::FILE* f = csv.empty() ? nullptr : std::fopen(csv.c_str(), "w");
-    if (!csv.empty() && !f) {
-      std::fprintf(stderr, "wgmma_peak: cannot write %s\n", csv.c_str());
-      return 1;
-    }
-    const char* header =
-        "instruction,warpgroups_per_sm,wait_group,ms,tflops,sm_clock_mhz,flops_per_clock_per_sm,"
-        "pct_peak_at_clock\n";
     const int fp16 = gemm::dense_flops_per_clock_per_sm(d.major, d.minor, gemm::Precision::FP16);
     const int tf32 = gemm::dense_flops_per_clock_per_sm(d.major, d.minor, gemm::Precision::TF32);
-    std::printf("# %s, %d SMs, dense peak per clock per SM: FP16 %d FLOP, TF32 %d FLOP\n%s",
-                d.name.c_str(), d.sms, fp16, tf32, header);
-    if (f) std::fputs(header, f);
+    std::vector<std::string> lines;
     for (const Row& r : rows) {
       const double per_clock = r.tflops * 1e12 / (d.sms * r.mhz * 1e6);
       const int peak = r.instr.find("tf32") != std::string::npos ? tf32 : fp16;
@@ -277,10 +199,16 @@ int main(int argc, char** argv) {
       std::snprintf(line, sizeof(line), "%s,%d,%d,%.3f,%.1f,%.0f,%.0f,%.1f\n", r.instr.c_str(),
                     r.warpgroups_per_sm, r.wait, r.ms, r.tflops, r.mhz, per_clock,
                     peak > 0 ? 100.0 * per_clock / peak : 0.0);
-      std::fputs(line, stdout);
-      if (f) std::fputs(line, f);
+      lines.push_back(line);
     }
-    if (f) std::fclose(f);
+    const std::string title = d.name + ", " + std::to_string(d.sms) +
+                              " SMs, dense peak per clock per SM: FP16 " + std::to_string(fp16) +
+                              " FLOP, TF32 " + std::to_string(tf32) + " FLOP";
+    if (!ceiling::write_rows("wgmma_peak", csv, title,
+                             "instruction,warpgroups_per_sm,wait_group,ms,tflops,sm_clock_mhz,"
+                             "flops_per_clock_per_sm,pct_peak_at_clock\n",
+                             lines))
+      return 1;
     return 0;
   } catch (const gemm::NoGpu& e) {
     std::fprintf(stderr, "wgmma_peak: %s\n", e.what());

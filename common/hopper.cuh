@@ -1,4 +1,4 @@
-// Host plumbing of the Hopper chapters (10 on), none of it their lesson: whether this GPU runs
+// Host plumbing of the Hopper chapters (11 on), none of it their lesson: whether this GPU runs
 // this program's sm_90a code, tensor maps (the TMA unit's description of a matrix), aligned
 // copies of A or B where TMA cannot read them, and cluster launches. Everything is static, so
 // that each chapter's kernel.cu carries its own copy (its object links alone, and the probe asks
