@@ -90,7 +90,7 @@ class Run:
     def cublas_of(self, row):
         """The cuBLAS row a row was compared with: the nearest one before it of the same problem
         and precision (gemm_bench times cuBLAS right before each kernel), else the first."""
-        i = self.rows.index(row)
+        i = self.rows.index(row) if row in self.rows else -1
         for r in reversed(self.rows[:i + 1]):
             if r["chapter"] == "cublas" and r["precision"] == row["precision"] and \
                     (r["M"], r["N"], r["K"]) == (row["M"], row["N"], row["K"]):
@@ -298,7 +298,7 @@ def x(a, b):
 
 
 def cublas_ratio(run, r):
-    c = run.cublas_of(r) if r in run.rows else run.cublas(int(r["M"]), r["precision"])
+    c = run.cublas_of(r)
     return f"{f(c, 'median_ms') / f(r, 'median_ms'):.3f}" if c else "-"
 
 
