@@ -127,9 +127,10 @@ __device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long 
 // Block blockIdx.x computes work unit blockIdx.x (a tile of C, or a K-chunk of one when K is
 // split), row by row. k_chunk: K per split (a multiple of BK).
 // WIDE, chosen by the launcher: cp.async copies of 16 bytes; otherwise the same kernel loads
-// element by element through registers into the same swizzled places.
+// element by element through registers into the same swizzled places. UNCHECKED: interior blocks
+// copy whole k-tiles without bounds checks (else every chunk is checked: variant "_checked").
 // Split K adds with atomics; pairs: N even and C 8-byte aligned, for 8-byte stores.
-template <int BN, int STAGES, bool WAIT_PREVIOUS, bool WIDE>
+template <int BN, int STAGES, bool WAIT_PREVIOUS, bool UNCHECKED, bool WIDE>
 __global__ void __launch_bounds__(THREADS, 1)
     gemm_kernel(int M, int N, int K, int k_chunk, float alpha, const __half* A, const __half* B,
                 float beta, float* C, bool pairs) {
@@ -160,8 +161,33 @@ __global__ void __launch_bounds__(THREADS, 1)
       *reinterpret_cast<gemm::Vec16<__half>*>(dst) =
           valid ? gemm::load16<false>(src, n) : gemm::Vec16<__half>{};
   };
+  // Blocks whose tile lies inside A, B and C copy whole k-tiles without bounds checks: one start
+  // per operand and thread, the passes whole swizzle periods of rows apart (so their shared
+  // offsets differ by constants), the k-tile added at each copy, as 10 does.
+  constexpr int A_ROWS = THREADS / 8, B_ROWS = THREADS / (BN / 8);  // rows per pass
+  const bool interior = UNCHECKED && WIDE && row + BM <= M && col + BN <= N;
+  const int ar = threadIdx.x / 8, ax = threadIdx.x % 8;
+  const int br = threadIdx.x / (BN / 8), bn = threadIdx.x % (BN / 8) * 8;
+  const __half* const a_src = A + std::size_t(row + ar) * K + 8 * ax;
+  const __half* const b_src = B + std::size_t(br) * N + col + bn;
+  const unsigned a_dst = smem_u32(As) + ar * 128 + (ax ^ ar % 8) * 16;
+  const unsigned b_dst = smem_u32(Bs) + bn / 64 * BK * 128 + br * 128 + (bn % 64 / 8 ^ br % 8) * 16;
+  const auto copy_full_tile = [&](int s, int k) {
+#pragma unroll
+    for (int p = 0; p < BM / A_ROWS; ++p)
+      cp_async_16(a_dst + s * A_BYTES + p * A_ROWS * 128, a_src + std::size_t(p * A_ROWS) * K + k,
+                  true);
+#pragma unroll
+    for (int p = 0; p < BK / B_ROWS; ++p)
+      cp_async_16(b_dst + s * B_BYTES + p * B_ROWS * 128, b_src + (std::size_t(p * B_ROWS) + k) * N,
+                  true);
+  };
   const auto copy_tile = [&](int t) {
     const int s = t % STAGES, k = k0 + t * BK;
+    if (interior && k + BK <= k1) {
+      copy_full_tile(s, k);
+      return;
+    }
     for (int i = threadIdx.x; i < BM * 8; i += THREADS) {  // A: BM rows of 8 chunks (64 k)
       const int r = i / 8, x = i % 8;
       copy16(As + s * A_BYTES + r * 128 + (x ^ r % 8) * 16,
@@ -248,7 +274,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 }
 
 // One block per work unit. SPLIT_K: the rule of common/split_k.cuh with one block per SM.
-template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true>
+template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true, bool UNCHECKED = true>
 cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
                         float beta, float* C, cudaStream_t stream,
                         gemm::LaunchInfo* info = nullptr) {
@@ -257,9 +283,9 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
   const gemm::Hopper* gpu = nullptr;
   if (cudaError_t err = gemm::hopper(gpu, info)) return err;
   if (K == 0) return gemm::scale_c(1LL * M * N, beta, C, stream);  // C = beta * C
-  auto kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, false>;
+  auto kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, false>;
   if (gemm::wide_access(8, K, N, A, B, C, info))
-    kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, true>;
+    kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, true>;
   constexpr std::size_t smem = smem_bytes<BN, STAGES>();
   int per_sm = 0;  // blocks per SM: one, for its shared memory
   if (cudaError_t err = gemm::dynamic_smem(kernel, THREADS, smem, per_sm)) return err;

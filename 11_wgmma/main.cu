@@ -7,23 +7,30 @@
 
 namespace ch11 {
 // Named "fp16_128xBNx64_sSTAGES" and a suffix for what differs from the default: "_wait0" each
-// k-tile's wgmmas finished before the next is issued, "_nosplit" K never split.
-template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true>
+// k-tile's wgmmas finished before the next is issued, "_nosplit" K never split, "_checked" every
+// copy checked, interior blocks too.
+template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true, bool UNCHECKED = true>
 gemm::Variant tile(const char* suffix = "") {
   return gemm::warpgroup_variant<BM, BN, BK, STAGES>(
-             gemm_launch<BN, STAGES, WAIT_PREVIOUS, SPLIT_K>,
-             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, true>,
-             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, false>, THREADS, smem_bytes<BN, STAGES>(),
-             suffix)
+             gemm_launch<BN, STAGES, WAIT_PREVIOUS, SPLIT_K, UNCHECKED>,
+             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, true>,
+             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, false>, THREADS,
+             smem_bytes<BN, STAGES>(), suffix)
       .with(GEMM_PARAM(WAIT_PREVIOUS))
-      .with(GEMM_PARAM(SPLIT_K));
+      .with(GEMM_PARAM(SPLIT_K))
+      .with(GEMM_PARAM(UNCHECKED));
 }
 
 // The first variant is the one ch11::hgemm runs; --variant all runs every one.
 std::vector<gemm::Variant> variants() {
   return {
-      tile<256, 4>(), tile<256, 4, false>("_wait0"),         tile<256, 3>(), tile<128, 4>(),
-      tile<128, 6>(), tile<256, 4, true, false>("_nosplit"),
+      tile<256, 4>(),
+      tile<256, 4, false>("_wait0"),
+      tile<256, 3>(),
+      tile<128, 4>(),
+      tile<128, 6>(),
+      tile<256, 4, true, false>("_nosplit"),
+      tile<256, 4, true, true, false>("_checked"),
   };
 }
 }  // namespace ch11

@@ -12,3 +12,6 @@ GEMM_VARIANT_TESTS_IF(ch11_hopper, "[ch11][fp16][wait0]", ch11, "fp16_128x256x64
                       gemm_tests::half8_paths)
 GEMM_VARIANT_TESTS_IF(ch11_hopper, "[ch11][fp16][128x128]", ch11, "fp16_128x128x64_s6",
                       gemm_tests::half8_paths)
+// Every copy checked, interior blocks too (the default copies those unchecked).
+GEMM_VARIANT_TESTS_IF(ch11_hopper, "[ch11][fp16][checked]", ch11, "fp16_128x256x64_s4_checked",
+                      gemm_tests::half8_paths)
