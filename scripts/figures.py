@@ -873,9 +873,9 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
         "STAGES stages instead of 2,\nSTAGES - 1 k-tiles in flight while one is computed (cp.async.wait_group); "
         "fragments double-buffered in registers (FRAG_BUFS)")),
     "11_wgmma": (draw_wgmma, 480, "two warpgroups run wgmma straight from 128-byte-swizzled shared memory", dict(
-        copy="cp.async", over="Over 10: wgmma.mma_async, 64 x {BN} x 16 per instruction for a warpgroup of 128 "
-        "threads, reads A and B straight from\n128-byte-swizzled shared memory (no ldmatrix, no fragments); two "
-        "warpgroups, a 64 x {BN} FP32 accumulator each; 10's cp.async ring")),
+        copy="cp.async", over="Over 10: wgmma.mma_async (64 x {BN} x 16 per instruction, for a warpgroup of 128 threads) "
+        "reads A and B\nstraight from 128-byte-swizzled shared memory: no ldmatrix, no fragments; 10's cp.async ring, "
+        "interior copies unchecked")),
     "12_tma_mbarrier": (draw_wgmma, 480, "the TMA unit copies whole tiles; a \"full\" mbarrier per stage", dict(
         copy="tma", over="Over 11: thread 0 hands whole boxes (A, and B in {BN} / 64 boxes) to the TMA unit, which "
         "writes them 128-byte-swizzled;\nan mbarrier per stage, full[s], counts the bytes landing and tells every "
