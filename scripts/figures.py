@@ -689,8 +689,9 @@ def draw_wgmma(f, P, copy="tma", over=""):
     for wg in range(nwg):
         r0, h = (wg - spec) * 64, 44 if spec and not wg else 72 + 14 * (not spec)
         f.rect(30, y, 455, h, lt([BLUE, ORANGE, GREEN][wg + 1 - spec], .48), DARK, 1.2)
-        f.t(38, y + 6, f"warpgroup 0 (threads 0-127): the producer, setmaxnreg.dec to {PR}\nthread 0 issues every TMA "
-            "copy of A and B; the other 127 idle" if spec and not wg else f"warpgroup {wg} (threads {wg * 128}-"
+        f.t(38, y + 6, f"warpgroup 0 (threads 0-127): the producer, setmaxnreg.dec to {PR}\n" + (
+            "thread 0 issues every TMA copy of A and B; the other 127 idle" if CL == 1 else
+            f"thread 0: TMA copies of A and 1/{CL} of B (multicast); 127 idle") if spec and not wg else f"warpgroup {wg} (threads {wg * 128}-"
             f"{wg * 128 + 127}): C rows {r0}-{r0 + 63}" + f", setmaxnreg.inc to {CR}" * spec + f"\naccumulators 64 x "
             f"{BN} FP32 in registers: {BN // 2} per thread\nper k-tile: {BK // 16} x wgmma m64n{BN}k16 (k = 16 each), "
             f"A rows {r0}-{r0 + 63}\nand all of B, both straight from the stage in shared memory" + ("" if spec else
