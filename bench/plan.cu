@@ -103,7 +103,7 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     try {
       m = gemm::measure_kernel(j.chapter->name, v, *prob, o, guard.stream);
     } catch (const gemm::Rejected& e) {
-      // The sizes are valid for every chapter: a refusal is about this GPU (11-16 need Hopper), so
+      // The sizes are valid for every chapter: a refusal is about this GPU (11-17 need Hopper), so
       // the chapter is left out and the others go on.
       std::cerr << prog << ": " << j.chapter->name << " (" << v.name << ") at " << j.size << ": "
                 << e.what() << "; skipping " << j.chapter->name << "\n";

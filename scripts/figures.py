@@ -135,6 +135,16 @@ def tile_of(unit, rows, cols, G):
     return first + in_group % n, in_group // n
 
 # --- Chapters, binaries, signatures, the manifest (standard library only) ---------------------------------------------
+def stream_k(tiles, kt, fit, min_gain):
+    """17's Schedule and rule (gemm_launch): (dp_tiles, ranges, begin(c)): whole tiles below dp_tiles, the k-tiles
+    of the rest cut into equal ranges, range c from k-tile begin(c), laid end to end over those tiles"""
+    idle = -(-tiles // fit) * fit - tiles
+    if idle * kt <= min_gain * fit:
+        return tiles, 0, lambda c: tiles * kt
+    dp, ks = tiles // fit * fit, (tiles - tiles // fit * fit) * kt
+    r = min(fit, max(1, ks // -(-kt // 4)))
+    return dp, r, lambda c: dp * kt + min(c, r) * (ks // r) + min(c, ks % r)
+
 def chapters():
     return [os.path.basename(d[:-1]) for d in sorted(glob.glob(os.path.join(ROOT, "[0-9][0-9]_*", "")))
             if os.path.isfile(os.path.join(d, "kernel.cu"))]
@@ -856,6 +866,55 @@ def draw_wgmma(f, P, copy="tma", over=""):
             "tile's first k-tiles while the consumers finish this one and store it." * (p["PERSISTENT"] and wide)),
             58 if wide else 52), 8.5, linespacing=1.35)
 
+def draw_stream_k(f, P, sms=132, size=8192):
+    """17: the last round of tiles at size^3 on this GPU's clusters, taken whole (16) and shared out (17)"""
+    p = P["fp16"]
+    CL, BM, BN, BK, MG = p["CLUSTER"], p["BM"], p["BN"], p["BK"], p["MIN_GAIN"]
+    fit, kt = sms // CL, -(-size // BK)
+    tiles = -(-(-(-size // BM)) // CL) * -(-size // BN)
+    dp, ranges, begin = stream_k(tiles, kt, fit, MG)
+    left, idle = tiles - tiles // fit * fit, -(-tiles // fit) * fit - tiles
+    k2, t2 = kt // 2, tiles // 4  # at size / 2
+    i2 = -(-t2 // fit) * fit - t2
+    rh, k, y0 = 4.6, 420 / kt, 170  # a cluster's row; pixels per k-tile, the same in both panels
+    f.c(500, 82, f"At {size}^3 on the H200 ({sms} SMs): {tiles} tiles of {CL * BM} x {BN} for {fit} clusters of {CL}"
+        f" blocks, {kt} k-tiles each: {tiles // fit} full rounds, then {left} tiles for the last one", 9.5)
+    for n, (x0, head) in enumerate(((40, f"(a) 16: the last round's {left} tiles whole, tile u by cluster u % {fit}:"
+                                     f"\n{idle} clusters idle while {left} compute {kt} k-tiles"),
+                                    (540, f"(b) 17: their {left * kt} k-tiles in {ranges} equal ranges, one per "
+                                     f"cluster;\neach takes its pieces last to first (the tile's start first)"))):
+        f.t(x0, 116, head, 9)
+        for c in range(fit):
+            y = y0 + c * rh
+            if n == 0:
+                if c < left:
+                    f.rect(x0, y, kt * k, rh - 1, lt(HUES[c % len(HUES)], .35), "none")
+                continue
+            b, e, t = begin(c), begin(c + 1), 0
+            for tile in range((e - 1) // kt, b // kt - 1, -1) if b < e else []:
+                k0, k1 = max(b - tile * kt, 0), min(e - tile * kt, kt)
+                f.rect(x0 + t * k, y, (k1 - k0) * k, rh - 1, lt(HUES[(tile - dp) % len(HUES)], .35), "white", .3,
+                       hatch="////" if k0 else None)
+                t += k1 - k0
+        if n == 0:
+            f.cc(x0 + kt * k / 2, y0 + (left + fit) * rh / 2, f"clusters {left}-{fit - 1}: idle", 9, color="#777777")
+        f.line([x0, x0 + kt * k], [y0 + fit * rh + 2] * 2, DARK, 1)
+        f.ticks(x0, y0 + fit * rh + 2, range(0, kt + 1, kt // 4), k)
+        f.c(x0 + kt * k / 2, y0 + fit * rh + 16, "k-tiles of the last round, in the order each cluster computes them",
+            8)
+        f.ticks(x0, y0 + rh / 2, [0, fit // 2, fit - 1], rh, down=True)
+        f.t(x0 - 26, y0 + fit * rh / 2, "cluster", 8, rotation=90, ha="right", va="center")
+    end = y0 + fit * rh + 40
+    f.legend(40, end, [(lt(BLUE, .35), "a piece that starts its tile: stored into C, then a flag")])
+    f.legend(540, end, [(lt(BLUE, .35), "a later piece: waits for the flag, added into C", "////")])
+    f.t(40, end + 24, textwrap.fill(
+        f"Colour: the tile. The flag counts a tile's pieces in C; the piece that ends a tile waits for those of the "
+        f"clusters before it, which computed them first. Stream-K runs where the clusters idle in the last round ({idle}"
+        f" here) times the k-tiles of a tile, over the clusters, exceeds MIN_GAIN = {MG}: here {idle} x {kt} / {fit} ="
+        f" {idle * kt / fit:.1f} k-tiles saved per cluster. Each cluster pays a second epilogue and a wait for it: at "
+        f"{size // 2}^3 the last round leaves {i2} clusters idle, {i2 * k2 / fit:.1f} k-tiles each, and the tiles "
+        "stay whole.", 160), 8.5)
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -897,6 +956,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
         over="Over 15: each consumer warpgroup writes its accumulators C_CHUNK columns at a time into one of two "
         "swizzled shared buffers,\nwhich one thread hands to the TMA unit (a TMA store) while the next chunk is "
         "written")),
+    "17_stream_k": (draw_stream_k, 620, "the last round of tiles shared out among all clusters by k-tiles (stream-K)"),
 }
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
-    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-16) loop over
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-17) loop over
     // several: one k-tile (K = 8), and a few with edges everywhere.
     {4096, 4096, 8},
     {3000, 2056, 200},
@@ -258,8 +258,9 @@ void check_corruption_is_caught(const gemm::Variant& v) {
   CHECK(d.first_got == r.first_got);
 }
 
-// The entry point and its default variant on one problem (K not split, so no atomics reorder
-// sums): the same bits in C.
+// The entry point and its default variant on one problem: the same bits in C. K = 136 is never
+// split with atomics, which would reorder the sums (the split rule wants chunks of at least 128);
+// 17's stream-K adds its partial sums in a fixed order.
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
   gemm::Problem prob(1000, 2048, 136, 21, fp16(v));
   prob.reset_c(0.5f, nullptr);
@@ -269,7 +270,6 @@ void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
   prob.reset_c(0.5f, nullptr);
   gemm::LaunchInfo info;
   REQUIRE(run(v, prob, 1.5f, 0.5f, &info) == cudaSuccess);
-  CHECK(info.k_splits == 1);
   CUDA_CHECK(cudaDeviceSynchronize());
   CHECK(same_bits(from_entry, prob.C.to_host()));
   CHECK(prob.check_c(v.precision, 1.5f, 0.5f).pass);

@@ -1,0 +1,124 @@
+#include "gemm_tests.h"
+
+GEMM_DECLARE_VARIANTS(ch17)
+GEMM_DECLARE_HGEMM(ch17)
+
+GEMM_REQUIRE_HOPPER(ch17)
+
+#include <cstring>
+
+// Where TMA can read A and B the launcher reports "tma"; elsewhere it copies them into aligned
+// scratch first ("tma staged"); with K = 0 it only scales C ("element").
+GEMM_ENTRY_POINT_TESTS_IF(ch17_hopper, "[ch17][fp16]", ch17, "ch17::hgemm (FP16)", ch17::hgemm,
+                          gemm_tests::tma_paths)
+GEMM_VARIANT_TESTS_IF(ch17_hopper, "[ch17][fp16][direct]", ch17, "fp16_128x256x64_s4_direct",
+                      gemm_tests::tma_paths)
+GEMM_VARIANT_TESTS_IF(ch17_hopper, "[ch17][fp16][c1]", ch17, "fp16_128x256x64_s4_c1",
+                      gemm_tests::tma_paths)
+
+// A and B aligned, C only 4-byte aligned: TMA still reads A and B, and C is written element by
+// element from the registers (the store through shared memory and the 8-byte stores need more).
+TEST_CASE("ch17::hgemm (FP16): C one element past an aligned address", "[ch17][fp16]") {
+  ch17_hopper();
+  const gemm::Variant& v = gemm_tests::find(ch17::variants(), "", gemm::Precision::FP16);
+  for (const float beta : {0.0f, 0.25f}) {
+    const int M = 300, N = 520, K = 200;
+    const float alpha = -1.5f;
+    INFO("M=" << M << " N=" << N << " K=" << K << " alpha=" << alpha << " beta=" << beta);
+    gemm::Problem prob(M, N, K, 77, true);
+    prob.reset_c(beta, nullptr);
+    gemm::DeviceBuffer<float> c(std::size_t(M) * N, 1);
+    CUDA_CHECK(cudaMemcpy(c.ptr, prob.C.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
+    gemm::LaunchInfo info;
+    REQUIRE(v.hgemm(M, N, K, alpha, prob.A16.ptr, prob.B16.ptr, beta, c.ptr, nullptr, &info) ==
+            cudaSuccess);
+    CHECK(info.access == "tma");
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(prob.C.ptr, c.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
+    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, alpha, beta);
+    INFO(gemm::report(r, N));
+    REQUIRE(r.pass);
+  }
+}
+
+// At 1024 x 1024 x 4096 the 16 tiles would leave 50 of the 66 clusters idle: every tile is shared
+// out among 4 clusters (ranges of 16 of its 64 k-tiles), which add their pieces into C in turn.
+TEST_CASE("ch17::hgemm (FP16): a few tiles shared out among all clusters", "[ch17][fp16]") {
+  ch17_hopper();
+  const int M = 1024, N = 1024, K = 4096;
+  for (const char* name : {"", "fp16_128x256x64_s4_nostreamk"}) {
+    const gemm::Variant& v = gemm_tests::find(ch17::variants(), name, gemm::Precision::FP16);
+    INFO(v.name);
+    gemm::Problem prob(M, N, K, 78, true);
+    prob.reset_c(0.5f, nullptr);
+    gemm::LaunchInfo info;
+    REQUIRE(v.launch(prob, 1.0f, 0.5f, nullptr, &info) == cudaSuccess);
+    CHECK(info.k_splits == (*name ? 1 : 4));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, 1.0f, 0.5f);
+    INFO(gemm::report(r, N));
+    REQUIRE(r.pass);
+  }
+}
+
+// Where TMA cannot read A, the launcher takes scratch for an aligned copy; with the GPU's memory
+// all taken it must fail in one sentence with cudaErrorMemoryAllocation and leave C untouched.
+// Hidden ([.]): it takes every byte of the GPU, so CTest runs it alone (tests/CMakeLists.txt).
+TEST_CASE(
+    "ch17::hgemm (FP16): no memory for the aligned copy: cudaErrorMemoryAllocation, C untouched",
+    "[.][ch17][fp16][no_memory]") {
+  ch17_hopper();
+  const gemm::Variant& v = gemm_tests::find(ch17::variants(), "", gemm::Precision::FP16);
+  gemm::Problem small(64, 64, 64, 5, true), prob(2000, 512, 1001, 6, true);  // K odd: A is copied
+  gemm::LaunchInfo info;
+  REQUIRE(v.launch(small, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);  // the one-time probes
+  CUDA_CHECK(cudaDeviceSynchronize());
+  prob.reset_c(0.5f, nullptr);
+  const std::vector<float> before = prob.C.to_host();
+  std::vector<void*> taken;
+  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20); chunk /= 2) {
+    void* p = nullptr;
+    while (cudaMalloc(&p, chunk) == cudaSuccess)
+      taken.push_back(p);
+    cudaGetLastError();
+  }
+  const cudaError_t err = v.launch(prob, 1.0f, 0.5f, nullptr, &info);
+  for (void* p : taken)
+    CUDA_CHECK(cudaFree(p));
+  CHECK(err == cudaErrorMemoryAllocation);
+  CHECK(info.why.find("no GPU memory for the aligned copy of A") != std::string::npos);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
+  const std::vector<float> after = prob.C.to_host();
+  CHECK(std::memcmp(before.data(), after.data(), before.size() * sizeof(float)) == 0);
+}
+
+// Stream-K takes its flags (a few hundred bytes) in the same way.
+TEST_CASE(
+    "ch17::hgemm (FP16): no memory for the flags: cudaErrorMemoryAllocation, C untouched",
+    "[.][ch17][fp16][no_memory]") {
+  ch17_hopper();
+  const gemm::Variant& v = gemm_tests::find(ch17::variants(), "", gemm::Precision::FP16);
+  gemm::Problem small(64, 64, 64, 5, true), prob(1024, 1024, 4096, 6, true);  // aligned: no copy
+  gemm::LaunchInfo info;
+  REQUIRE(v.launch(small, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);  // the one-time probes
+  CUDA_CHECK(cudaDeviceSynchronize());
+  prob.reset_c(0.5f, nullptr);
+  const std::vector<float> before = prob.C.to_host();
+  std::vector<void*> taken;
+  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20); chunk /= 2) {
+    void* p = nullptr;
+    while (cudaMalloc(&p, chunk) == cudaSuccess)
+      taken.push_back(p);
+    cudaGetLastError();
+  }
+  const cudaError_t err = v.launch(prob, 1.0f, 0.5f, nullptr, &info);
+  for (void* p : taken)
+    CUDA_CHECK(cudaFree(p));
+  CHECK(err == cudaErrorMemoryAllocation);
+  CHECK(info.why.find("no GPU memory for stream-K's flags") != std::string::npos);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
+  const std::vector<float> after = prob.C.to_host();
+  CHECK(std::memcmp(before.data(), after.data(), before.size() * sizeof(float)) == 0);
+}
