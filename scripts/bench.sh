@@ -81,7 +81,7 @@ if command -v cuobjdump >/dev/null; then
     c=${c%/}
     cuobjdump -sass "$build/$c/$c" | awk -v ch="$c" '/Function :/{f=$3}
       /^ +\/\*[0-9a-f]+\*\//{op=$2; if (op ~ /^@/) op=$3;
-        if (op ~ /^(LDS|LDSM|LD\.|STS|FFMA|HMMA|HGMMA|UTMALDG|UTMASTG|SYNCS|MEMBAR|LDG|LDGSTS|STG|BAR|LDL|STL)/) n[f" "op]++}
+        if (op ~ /^(LDS|LDSM|LD\.|STS|FFMA|HMMA|HGMMA|UTMA|SYNCS|MEMBAR|LDG|LDGSTS|STG|BAR|LDL|STL)/) n[f" "op]++}
       END{for (k in n) if (k ~ /ch[0-9][0-9]/) print ch, k, n[k]}' | sort
   done > "$out/sass_summary.txt"
 else
