@@ -311,4 +311,55 @@ void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v) {
   }
 }
 
+// A and B aligned, C only 4-byte aligned (M=300, N=520, K=200, beta 0 and 0.25): TMA still reads A
+// and B, and C is written element by element from the registers (the store through shared memory
+// and the 8-byte stores need more).
+void check_c_one_past_aligned(const gemm::Variant& v) {
+  for (const float beta : {0.0f, 0.25f}) {
+    const int M = 300, N = 520, K = 200;
+    const float alpha = -1.5f;
+    INFO("M=" << M << " N=" << N << " K=" << K << " alpha=" << alpha << " beta=" << beta);
+    gemm::Problem prob(M, N, K, 77, true);
+    prob.reset_c(beta, nullptr);
+    gemm::DeviceBuffer<float> c(std::size_t(M) * N, 1);
+    CUDA_CHECK(cudaMemcpy(c.ptr, prob.C.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
+    gemm::LaunchInfo info;
+    REQUIRE(v.hgemm(M, N, K, alpha, prob.A16.ptr, prob.B16.ptr, beta, c.ptr, nullptr, &info) ==
+            cudaSuccess);
+    CHECK(info.access == "tma");
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(prob.C.ptr, c.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
+    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, alpha, beta);
+    INFO(gemm::report(r, N));
+    REQUIRE(r.pass);
+  }
+}
+
+// One small launch first (the one-time probes), then every byte of the GPU taken in chunks down
+// to 1 MB: the launch on an M x N x K problem must fail with cudaErrorMemoryAllocation, say `why`
+// and leave C untouched.
+void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* why) {
+  gemm::Problem small(64, 64, 64, 5, true), prob(M, N, K, 6, true);
+  gemm::LaunchInfo info;
+  REQUIRE(v.launch(small, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  prob.reset_c(0.5f, nullptr);
+  const std::vector<float> before = prob.C.to_host();
+  std::vector<void*> taken;
+  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20); chunk /= 2) {
+    void* p = nullptr;
+    while (cudaMalloc(&p, chunk) == cudaSuccess)
+      taken.push_back(p);
+    cudaGetLastError();
+  }
+  const cudaError_t err = v.launch(prob, 1.0f, 0.5f, nullptr, &info);
+  for (void* p : taken)
+    CUDA_CHECK(cudaFree(p));
+  CHECK(err == cudaErrorMemoryAllocation);
+  CHECK(info.why.find(why) != std::string::npos);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
+  CHECK(same_bits(before, prob.C.to_host()));
+}
+
 }  // namespace gemm_tests

@@ -51,6 +51,9 @@ void check_nonfinite_propagation(const gemm::Variant& v);
 void check_corruption_is_caught(const gemm::Variant& v);
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v);
 void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
+// 16-17: C one element past an aligned address; a launch that finds no GPU memory for its scratch.
+void check_c_one_past_aligned(const gemm::Variant& v);
+void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* why);
 
 inline void always() {}
 

@@ -16,29 +16,11 @@ GEMM_VARIANT_TESTS_IF(ch16_hopper, "[ch16][fp16][direct]", ch16, "fp16_128x256x6
 GEMM_VARIANT_TESTS_IF(ch16_hopper, "[ch16][fp16][nosplit]", ch16, "fp16_128x256x64_s4_nosplit",
                       gemm_tests::tma_paths)
 
-// A and B aligned, C only 4-byte aligned: TMA still reads A and B, and C is written element by
-// element from the registers (the store through shared memory and the 8-byte stores need more).
+// A and B aligned, C only 4-byte aligned: TMA still reads A and B, C goes element by element.
 TEST_CASE("ch16::hgemm (FP16): C one element past an aligned address", "[ch16][fp16]") {
   ch16_hopper();
-  const gemm::Variant& v = gemm_tests::find(ch16::variants(), "", gemm::Precision::FP16);
-  for (const float beta : {0.0f, 0.25f}) {
-    const int M = 300, N = 520, K = 200;
-    const float alpha = -1.5f;
-    INFO("M=" << M << " N=" << N << " K=" << K << " alpha=" << alpha << " beta=" << beta);
-    gemm::Problem prob(M, N, K, 77, true);
-    prob.reset_c(beta, nullptr);
-    gemm::DeviceBuffer<float> c(std::size_t(M) * N, 1);
-    CUDA_CHECK(cudaMemcpy(c.ptr, prob.C.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
-    gemm::LaunchInfo info;
-    REQUIRE(v.hgemm(M, N, K, alpha, prob.A16.ptr, prob.B16.ptr, beta, c.ptr, nullptr, &info) ==
-            cudaSuccess);
-    CHECK(info.access == "tma");
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(prob.C.ptr, c.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
-    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, alpha, beta);
-    INFO(gemm::report(r, N));
-    REQUIRE(r.pass);
-  }
+  gemm_tests::check_c_one_past_aligned(
+      gemm_tests::find(ch16::variants(), "", gemm::Precision::FP16));
 }
 
 // Where TMA cannot read A, the launcher takes scratch for an aligned copy; with the GPU's memory
@@ -48,27 +30,6 @@ TEST_CASE(
     "ch16::hgemm (FP16): no memory for the aligned copy: cudaErrorMemoryAllocation, C untouched",
     "[.][ch16][fp16][no_memory]") {
   ch16_hopper();
-  const gemm::Variant& v = gemm_tests::find(ch16::variants(), "", gemm::Precision::FP16);
-  gemm::Problem small(64, 64, 64, 5, true), prob(2000, 512, 1001, 6, true);  // K odd: A is copied
-  gemm::LaunchInfo info;
-  REQUIRE(v.launch(small, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);  // the one-time probes
-  CUDA_CHECK(cudaDeviceSynchronize());
-  prob.reset_c(0.5f, nullptr);
-  const std::vector<float> before = prob.C.to_host();
-  std::vector<void*> taken;
-  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20); chunk /= 2) {
-    void* p = nullptr;
-    while (cudaMalloc(&p, chunk) == cudaSuccess)
-      taken.push_back(p);
-    cudaGetLastError();
-  }
-  const cudaError_t err = v.launch(prob, 1.0f, 0.5f, nullptr, &info);
-  for (void* p : taken)
-    CUDA_CHECK(cudaFree(p));
-  CHECK(err == cudaErrorMemoryAllocation);
-  CHECK(info.why.find("no GPU memory for the aligned copy of A") != std::string::npos);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  CHECK(cudaGetLastError() == cudaSuccess);
-  const std::vector<float> after = prob.C.to_host();
-  CHECK(std::memcmp(before.data(), after.data(), before.size() * sizeof(float)) == 0);
+  gemm_tests::check_no_memory(gemm_tests::find(ch16::variants(), "", gemm::Precision::FP16),
+                              2000, 512, 1001, "no GPU memory for the aligned copy of A");
 }
