@@ -336,6 +336,32 @@ void check_c_one_past_aligned(const gemm::Variant& v) {
   }
 }
 
+// 1024 x 1024 x 4096 with beta 0 and 0.5, twice each: the launcher reports k_splits (17-18: the
+// most clusters sharing one tile), the two runs give the same bits (the pieces of a shared tile
+// go into C in a fixed order) and the result passes the check. C starts as NaN for beta 0, so the
+// first piece must store, not add.
+void check_shared_out_same_bits(const gemm::Variant& v, int k_splits) {
+  const int M = 1024, N = 1024, K = 4096;
+  for (const float beta : {0.0f, 0.5f}) {
+    INFO(v.name << " beta=" << beta);
+    gemm::Problem prob(M, N, K, 78, true);
+    std::vector<float> first;
+    for (int run = 0; run < 2; ++run) {
+      prob.reset_c(beta, nullptr);
+      gemm::LaunchInfo info;
+      REQUIRE(v.launch(prob, 1.0f, beta, nullptr, &info) == cudaSuccess);
+      CHECK(info.k_splits == k_splits);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const std::vector<float> got = prob.C.to_host();
+      if (run == 0) first = got;
+      CHECK(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0);
+    }
+    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, 1.0f, beta);
+    INFO(gemm::report(r, N));
+    REQUIRE(r.pass);
+  }
+}
+
 // One small launch first (the one-time probes), then every byte of the GPU taken in chunks down
 // to 1 MB: the launch on an M x N x K problem must fail with cudaErrorMemoryAllocation, say `why`
 // and leave C untouched.

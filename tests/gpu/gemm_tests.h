@@ -54,6 +54,7 @@ void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
 // 16-17: C one element past an aligned address; a launch that finds no GPU memory for its scratch.
 void check_c_one_past_aligned(const gemm::Variant& v);
 void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* why);
+void check_shared_out_same_bits(const gemm::Variant& v, int k_splits);
 
 inline void always() {}
 
