@@ -145,6 +145,27 @@ def stream_k(tiles, kt, fit, min_gain):
     r = min(fit, max(1, ks // -(-kt // 4)))
     return dp, r, lambda c: dp * kt + min(c, r) * (ks // r) + min(c, ks % r)
 
+def deferred(chunks, defer, ktile=2.0, write=.25):
+    """18's epilogue, schematic: chunks 0 .. chunks - defer - 1 go through 2 buffers in the epilogue, each written
+    once the TMA unit has sent the one before last (1 unit each, in order); the k-loop resumes after the last; chunk
+    chunks - defer + d is written at the start of the next tile's k-tile 2d + 1. Events (row, start, end, chunk)"""
+    ev, sent, free, t = [], [], [0.0, 0.0], 0.0
+    for q in range(chunks - defer):
+        t = max(t, free[q % 2])
+        ev.append((1, t, t + write, q))
+        t += write
+        sent.append(max(t, sent[-1] if sent else 0.0) + 1)
+        ev.append((2, sent[-1] - 1, sent[-1], q))
+        free[q % 2] = sent[-1]
+    resume = t
+    for d in range(defer):
+        q, a = chunks - defer + d, max(resume + (2 * d + 1) * ktile, free[(chunks - defer + d) % 2])
+        ev.append((1, a, a + write, q))
+        sent.append(max(a + write, sent[-1]) + 1)
+        ev.append((2, sent[-1] - 1, sent[-1], q))
+        free[q % 2] = sent[-1]
+    return ev, resume
+
 def chapters():
     return [os.path.basename(d[:-1]) for d in sorted(glob.glob(os.path.join(ROOT, "[0-9][0-9]_*", "")))
             if os.path.isfile(os.path.join(d, "kernel.cu"))]
@@ -915,6 +936,35 @@ def draw_stream_k(f, P, sms=132, size=8192):
         f"{size // 2}^3 the last round leaves {i2} clusters idle, {i2 * k2 / fit:.1f} k-tiles each, and the tiles "
         "stay whole.", 160), 8.5)
 
+def draw_deferred(f, P, ktile=2.0):
+    """18: a tile's end at one SM, schematic: 17 stores every chunk of C in the epilogue, 18 leaves DEFER to the
+    next tile's k-loop"""
+    p = P["fp16"]
+    chunks, D = p["BN"] // p["C_CHUNK"], p["DEFER"]
+    f.c(500, 70, f"Schematic, not measured. One unit: the time the TMA unit takes to write one chunk of C ({p['C_CHUNK']}"
+        f" columns) of both consumer warpgroups,\n16 KB; a k-tile of wgmma: {ktile:g} units. Tile i's last wgmma ends at "
+        f"{2 * ktile:g}.", 9)
+    f.legend(150, 106, [(ORANGE, "wgmma (the tensor pipe)"), (GREEN, "a chunk written to a buffer"),
+                       (BLUE, "the TMA unit writes it to C")])
+    for n, (d, title) in enumerate(((0, f"(a) 17: all {chunks} chunks in the epilogue, through 2 buffers per "
+                                        "warpgroup: chunk q waits until chunk q - 2 has left"),
+                                    (D, f"(b) 18: the first {chunks - D} in the epilogue, the last {D} kept in "
+                                        "registers and written at every other k-tile of the next tile"))):
+        ev, resume = deferred(chunks, d, ktile)
+        y, end = 165 + n * 170, 18
+        f.t(150, y - 24, title, 9.5)
+        bars = [(0, -2 * ktile, 0, ORANGE, "tile i"), (0, resume, end, ORANGE, "tile i + 1")]
+        bars += [(r, a, min(b, end), GREEN if r == 1 else BLUE, str(q)) for r, a, b, q in ev if a < end]
+        f.bars(150, y, 800, end + 2 * ktile, ["tensor pipe", "consumers", "TMA unit"],
+               [(r, a + 2 * ktile, b + 2 * ktile, *rest) for r, a, b, *rest in bars], 36, 2, 7)
+        x = 150 + (resume + 2 * ktile) * 800 / (end + 2 * ktile)
+        f.line([x, x], [y, y + 108], RED, 1.2, ls="--")
+        f.t(x + 4, y - 10, f"tile i + 1's k-loop starts at {resume + 2 * ktile:g}", 8, color=RED)
+    f.t(40, 495, textwrap.fill(
+        f"Chunk numbers in the bars. In (b) the k-loop resumes {deferred(chunks, 0, ktile)[1] - deferred(chunks, D, ktile)[1]:g} units "
+        f"earlier; the last {D} chunks leave while the tensor pipe works. They take {D * 16} of the consumers' "
+        "registers per thread while they wait (a chunk is 16 sums per thread: a warpgroup's 64 x 32).", 160), 8.5)
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -957,6 +1007,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
         "swizzled shared buffers,\nwhich one thread hands to the TMA unit (a TMA store) while the next chunk is "
         "written")),
     "17_stream_k": (draw_stream_k, 620, "the last round of tiles shared out among all clusters by k-tiles (stream-K)"),
+    "18_deferred_store": (draw_deferred, 540, "a tile's last chunks of C leave during the next tile's k-loop"),
 }
 
 if __name__ == "__main__":
