@@ -58,7 +58,7 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
-    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-17) loop over
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-18) loop over
     // several: one k-tile (K = 8), and a few with edges everywhere.
     {4096, 4096, 8},
     {3000, 2056, 200},
@@ -259,8 +259,8 @@ void check_corruption_is_caught(const gemm::Variant& v) {
 }
 
 // The entry point and its default variant on one problem: the same bits in C. K = 136 is never
-// split (the split rule wants chunks of at least 128; 17 shares out no tile of 3 k-tiles), so no
-// atomics reorder the sums.
+// split (the split rule wants chunks of at least 128; 17 and 18 share out no tile of 3 k-tiles),
+// so no atomics reorder the sums.
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
   gemm::Problem prob(1000, 2048, 136, 21, fp16(v));
   prob.reset_c(0.5f, nullptr);
