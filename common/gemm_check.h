@@ -21,6 +21,11 @@ struct LaunchInfo {
   int k_splits = 1;                // blocks per tile of C that split K among them
   std::string note;                // one sentence about what the launch did, or ""
   std::string why;                 // why the call was refused (cudaErrorInvalidValue), or ""
+  // The kernel that ran, where the launcher chooses among several (19 on): the report gives its
+  // registers, shared memory and occupancy.
+  const void* kernel = nullptr;
+  int kernel_threads = 0;
+  std::size_t kernel_smem = 0;
 };
 
 // Records why a launcher refuses its arguments; returns the error the launcher must return.

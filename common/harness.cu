@@ -470,7 +470,9 @@ Measurement measure_kernel(const std::string& chapter, const Variant& v, Problem
   m.k_splits = info.k_splits;
   m.note = info.note;
   // After a launch: the launcher may raise the smem limit.
-  m.res = kernel_resources(m.access == "element" ? v.narrow : v.kernel);
+  m.res = kernel_resources(info.kernel ? KernelInfo{info.kernel, info.kernel_threads, info.kernel_smem}
+                           : m.access == "element" ? v.narrow
+                                                   : v.kernel);
   return m;
 }
 

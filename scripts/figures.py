@@ -967,6 +967,52 @@ def draw_deferred(f, P, ktile=2.0):
         "prediction's, not a measurement: 17's epilogue measured about 5,800 cycles, and 18 saves about 1,670 at each "
         "tile end with a next k-loop at 4096 (README, Measured).", 152), 8.5)
 
+def tile_choice(M, N, K, P, clusters):
+    """19's rule (tile_width): per width (tiles, full rounds, stream-K?, rounds counted, cost); the width taken"""
+    BM, BK, MG = P["BM"], P["BK"], P["MIN_GAIN"]
+    widths, costs = [int(w) for w in P["WIDTHS"].split(",")], [float(c) for c in P["KTILE_COST"].split(",")]
+    kt, rows, out, best = -(-K // BK), -(-(-(-M // BM)) // P["CLUSTER"]), [], None
+    for w, cost in zip(widths, costs):
+        tiles = rows * -(-N // w)
+        r, idle = -(-tiles // clusters), -(-tiles // clusters) * clusters - tiles
+        sk = idle * kt > MG * clusters
+        counted = tiles / clusters + float(P["STREAM_K_TAIL"]) if sk else r
+        out.append((w, tiles, r, sk, counted, counted * cost))
+        if best is None or counted * cost < float(P["MARGIN"]) * best[5]:
+            best = out[-1]
+    return out, best[0]
+
+def draw_tile_choice(f, P, sms=132, sizes=(1024, 2304, 3000, 4096)):
+    """19: the rule's count for each width at a few squares on this GPU, the width it takes"""
+    p = P["fp16"]
+    clusters = sms // p["CLUSTER"]
+    f.c(500, 66, f"On the H200 ({sms} SMs): {clusters} clusters of {p['CLUSTER']} blocks; a round gives each "
+        f"cluster one tile of {p['CLUSTER']} x {p['BM']} rows. Bar (to scale within each size):\nthe rounds of tiles "
+        "times the cost of one k-tile of that width (256 columns: 1), as the rule counts them", 9)
+    f.legend(250, 106, [(ORANGE, "the width the rule takes"), (lt(BLUE, .45), "the others"),
+                        (lt(BLUE, .45), "stream-K shares out the last round", "////")])
+    y = 134
+    for size in sizes:
+        rows, taken = tile_choice(size, size, size, p, clusters)
+        k = 400 / max(r[5] for r in rows)
+        f.t(40, y, f"{size}^3", 10, weight="bold")
+        for i, (w, tiles, r, sk, counted, cost) in enumerate(rows):
+            yy = y + 18 + i * 19
+            f.r(190, yy + 7, f"{w} columns: {tiles} tiles")
+            f.rect(200, yy, cost * k, 14, ORANGE if w == taken else lt(BLUE, .45), "white", .6,
+                   hatch="////" if sk else None)
+            last, c = tiles - (r - 1) * clusters, cost / counted
+            f.t(205 + cost * k, yy + 7, f"{cost:.2f} = " + (f"{counted:.2f} rounds x {c:g} (stream-K: {tiles} / "
+                f"{clusters} + {float(p['STREAM_K_TAIL']):g})" if sk else f"{plural(r, 'round')} x {c:g} (the last "
+                f"with {last} of {clusters} clusters busy)"), 8, va="center")
+        y += 18 + 19 * len(rows) + 14
+    costs = ", ".join(f"{w}: {c}" for w, c in zip(p["WIDTHS"].split(","), p["KTILE_COST"].split(",")))
+    f.t(40, y + 4, textwrap.fill(
+        f"Costs of a k-tile, measured at 4096^3 with every SM busy: {costs}. A narrower width is taken only where it counts at least "
+        f"{1 - float(p['MARGIN']):.0%} less. Where stream-K would share out the last round (idle clusters x k-tiles > "
+        f"MIN_GAIN = {p['MIN_GAIN']} x {clusters}), the rule counts that round as its share plus "
+        f"{float(p['STREAM_K_TAIL']):g}, what the pieces' additions into C cost (measured).", 160), 8.5)
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1010,6 +1056,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
         "written")),
     "17_stream_k": (draw_stream_k, 620, "the last round of tiles shared out among all clusters by k-tiles (stream-K)"),
     "18_deferred_store": (draw_deferred, 555, "a tile's last chunks of C leave during the next tile's k-loop"),
+    "19_tile_choice": (draw_tile_choice, 646, "the tile's width chosen for each shape: the fewest rounds, weighed"),
 }
 
 if __name__ == "__main__":
