@@ -389,4 +389,19 @@ void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* wh
   CHECK(same_bits(before, prob.C.to_host()));
 }
 
+// 8192 x 4096: at 256 columns 32 x 16 cluster tiles on 66 clusters, 7 or 8 each (more at the
+// narrower widths of 19); each K gives ceil(K / 64) k-tiles per tile.
+void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, std::uint64_t seed) {
+  for (const int K : Ks) {
+    INFO(v.name << " K=" << K);
+    gemm::Problem prob(8192, 4096, K, seed, true);
+    prob.reset_c(0.0f, nullptr);
+    REQUIRE(v.launch(prob, 1.5f, 0.0f, nullptr, nullptr) == cudaSuccess);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, 1.5f, 0.0f);
+    INFO(gemm::report(r, 4096));
+    REQUIRE(r.pass);
+  }
+}
+
 }  // namespace gemm_tests

@@ -12,6 +12,8 @@
 
 #include "harness.h"
 
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace gemm_tests {
@@ -55,6 +57,8 @@ void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
 void check_c_one_past_aligned(const gemm::Variant& v);
 void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* why);
 void check_shared_out_same_bits(const gemm::Variant& v, int k_splits);
+// 18-19: 8192 x 4096 x K for each K (a few k-tiles per tile, several tiles per cluster), checked.
+void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, std::uint64_t seed);
 
 inline void always() {}
 

@@ -27,17 +27,8 @@ TEST_CASE("ch18::hgemm (FP16): C one element past an aligned address", "[ch18][f
 // cluster (8192 x 4096), so that every cluster defers from one tile into the next several times.
 TEST_CASE("ch18::hgemm (FP16): deferred chunks of C, pieces of 1 to 9 k-tiles", "[ch18][fp16]") {
   ch18_hopper();
-  const gemm::Variant& v = gemm_tests::find(ch18::variants(), "", gemm::Precision::FP16);
-  for (const int K : {64, 136, 192, 256, 264, 520}) {
-    INFO("K=" << K);
-    gemm::Problem prob(8192, 4096, K, 79, true);
-    prob.reset_c(0.0f, nullptr);
-    REQUIRE(v.launch(prob, 1.5f, 0.0f, nullptr, nullptr) == cudaSuccess);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, 1.5f, 0.0f);
-    INFO(gemm::report(r, 4096));
-    REQUIRE(r.pass);
-  }
+  gemm_tests::check_short_pieces(gemm_tests::find(ch18::variants(), "", gemm::Precision::FP16),
+                                 {64, 136, 192, 256, 264, 520}, 79);
 }
 
 // At 1024 x 1024 x 4096 every tile is shared out among 4 clusters (17), which add their pieces
