@@ -639,17 +639,18 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
 // relative to the widest (measured at 4096^3: README). Narrow tiles cost more than their share:
 // each of their k-tiles reads as much of A, for fewer columns of B.
 constexpr int WIDTHS[] = {256, 192, 128, 64};
-constexpr double KTILE_COST[] = {1.0, 0.76, 0.63, 0.43};
+constexpr double KTILE_COST[] = {1.0, 0.76, 0.63, 0.42};
 // Stream-K's last round costs its share of a round and more, 0.63-0.69 of a round (measured at
 // 2304^3, 3000^3 and 5000^3: the pieces' additions into C wait for one another). Any value from
-// 0.4 to 0.8 takes the same widths at every shape measured (README).
+// 0.4 to 1.2 takes the same widths at every shape measured (README).
 constexpr double STREAM_K_TAIL = 0.5;
 // A narrower tile is taken only where it saves at least 5% (within that, the rule cannot tell).
 constexpr double MARGIN = 0.95;
 
 // The width whose tiles cost the least: the rounds of tiles (a round gives each of `clusters`
 // clusters one tile, and a part-empty one costs a whole round unless stream-K shares it out)
-// times the cost of a k-tile.
+// times the cost of a k-tile. `clusters`: SMs / 2, what fits of every width on the H200 (the
+// launcher's stream-K asks the GPU, clusters_that_fit).
 inline int tile_width(int M, int N, int K, int clusters) {
   const int kt = gemm::ceil_div(K, BK);
   int best = 0;

@@ -7,8 +7,7 @@
 #include "kernel.cu"
 
 namespace ch19 {
-// Named "fp16_128xBNx64_sSTAGES" and a suffix for what differs from 18's default ("_nostreamk":
-// whole tiles only).
+// Named "fp16_128xBNx64_sSTAGES" and a suffix ("_nostreamk": whole tiles only).
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
           bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
           bool STREAM_K = true, int DEFER = std::min(DEFERRED, BN / C_CHUNK)>
@@ -61,7 +60,8 @@ gemm::Variant rule() {
 }
 
 // The first variant is the one ch19::hgemm runs; --variant all runs every one: each width the
-// rule chooses from, on its own ("_nostreamk": 256 columns, whole tiles only).
+// rule chooses from, on its own, with 17's stream-K and with whole tiles only ("_nostreamk": at
+// 4096^3 these give the costs of a k-tile, README).
 std::vector<gemm::Variant> variants() {
   return {
       rule(),
@@ -70,6 +70,9 @@ std::vector<gemm::Variant> variants() {
       tile<128, 6>(),
       tile<64, 8>(),
       tile<256, 4, 2, true, 8, true, false, true, false>("_nostreamk"),
+      tile<192, 4, 2, true, 8, true, false, true, false>("_nostreamk"),
+      tile<128, 6, 2, true, 8, true, false, true, false>("_nostreamk"),
+      tile<64, 8, 2, true, 8, true, false, true, false>("_nostreamk"),
   };
 }
 }  // namespace ch19

@@ -1011,7 +1011,8 @@ def draw_tile_choice(f, P, sms=132, sizes=(1024, 2304, 3000, 4096)):
         f"Costs of a k-tile, measured at 4096^3 with every SM busy: {costs}. A narrower width is taken only where it counts at least "
         f"{1 - float(p['MARGIN']):.0%} less. Where stream-K would share out the last round (idle clusters x k-tiles > "
         f"MIN_GAIN = {p['MIN_GAIN']} x {clusters}), the rule counts that round as its share plus "
-        f"{float(p['STREAM_K_TAIL']):g}, what the pieces' additions into C cost (measured).", 160), 8.5)
+        f"{float(p['STREAM_K_TAIL']):g}, for the pieces' additions into C (a chosen value; the README gives the measured "
+        "cost).", 160), 8.5)
 
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
