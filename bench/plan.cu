@@ -4,32 +4,49 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 namespace gemm_bench {
 namespace {
 
 struct Job {
-  std::string table;  // "sizes": a chapter's defaults; "variants": the others
-  int size;
+  std::string table;  // "sizes": a chapter's defaults; "variants": the others; "shapes"
+  gemm::Shape shape;
   const Chapter* chapter;
   std::size_t variant;
 };
 
-// Every chapter's defaults at every size, then every other variant at kVariantSizes; sorted by
-// size so that each problem is generated once.
+bool same(const gemm::Shape& a, const gemm::Shape& b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k;
+}
+std::string name(const gemm::Shape& s) {  // "4096^3" or "16x8192x8192"
+  return s.m == s.n && s.n == s.k ? std::to_string(s.m) + "^3"
+                                  : std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                                        std::to_string(s.k);
+}
+
+// Every chapter's defaults at every size, then every other variant at kVariantSizes, then the
+// FP16 defaults at kShapes; sorted by shape so that each problem is generated once.
 std::vector<Job> plan(const std::vector<gemm::Shape>& shapes,
                       const std::vector<Chapter>& chapters) {
   std::vector<Job> jobs;
   for (const gemm::Shape& s : shapes)
     for (const Chapter& c : chapters)
       for (std::size_t v = 0; v < c.variants.size(); ++v)
-        if (gemm::is_default(c.variants, v)) jobs.push_back({"sizes", s.m, &c, v});
-  for (const int size : kVariantSizes)
+        if (gemm::is_default(c.variants, v)) jobs.push_back({"sizes", s, &c, v});
+  for (const int n : kVariantSizes)
     for (const Chapter& c : chapters)
       for (std::size_t v = 0; v < c.variants.size(); ++v)
-        if (!gemm::is_default(c.variants, v)) jobs.push_back({"variants", size, &c, v});
-  std::stable_sort(jobs.begin(), jobs.end(),
-                   [](const Job& a, const Job& b) { return a.size < b.size; });
+        if (!gemm::is_default(c.variants, v)) jobs.push_back({"variants", {n, n, n}, &c, v});
+  for (const gemm::Shape& s : kShapes)
+    for (const Chapter& c : chapters)
+      for (std::size_t v = 0; v < c.variants.size(); ++v)
+        if (gemm::is_default(c.variants, v) && c.variants[v].precision == gemm::Precision::FP16)
+          jobs.push_back({"shapes", s, &c, v});
+  std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+    return std::make_tuple(a.shape.m, a.shape.n, a.shape.k) <
+           std::make_tuple(b.shape.m, b.shape.n, b.shape.k);
+  });
   return jobs;
 }
 
@@ -59,7 +76,8 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
   if (o.help) {
     std::cout << gemm::usage(prog)
               << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, every "
-                 "other variant at 1024, 2048, 3000 and 4096, and a device-to-device copy; one CSV "
+                 "other variant at 1024, 2048, 3000 and 4096, the FP16 defaults at skinny and "
+                 "rectangular shapes (bench/plan.h), and a device-to-device copy; one CSV "
                  "(--csv).\n";
     return 0;
   }
@@ -68,6 +86,7 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
   if (const auto code = gemm::refuse_shapes(prog, shapes)) return *code;
   for (const int n : kVariantSizes)
     shapes.push_back({n, n, n});
+  shapes.insert(shapes.end(), kShapes.begin(), kShapes.end());
   const gemm::DeviceInfo dev = gemm::query_device();
   if (!gemm::fits(prog, shapes, true, o.check, dev)) return 1;
   std::cout << gemm::describe(dev) << "\n";
@@ -80,9 +99,10 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
   std::unique_ptr<gemm::Problem> prob;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const Job& j = jobs[i];
-    if (!prob || prob->M != j.size) {
-      prob.reset();  // free the previous size first
-      prob = std::make_unique<gemm::Problem>(j.size, j.size, j.size, o.seed, true, o.offset);
+    if (!prob || !same({prob->M, prob->N, prob->K}, j.shape)) {
+      prob.reset();  // free the previous shape first
+      prob = std::make_unique<gemm::Problem>(j.shape.m, j.shape.n, j.shape.k, o.seed, true,
+                                             o.offset);
       for (const gemm::Precision p :
            {gemm::Precision::FP32, gemm::Precision::TF32, gemm::Precision::FP16}) {
         gemm::Measurement m = gemm::measure_cublas(p, *prob, o, guard.stream);
@@ -105,8 +125,8 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     } catch (const gemm::Rejected& e) {
       // The sizes are valid for every chapter: a refusal is about this GPU (11-17 need Hopper), so
       // the chapter is left out and the others go on.
-      std::cerr << prog << ": " << j.chapter->name << " (" << v.name << ") at " << j.size << ": "
-                << e.what() << "; skipping " << j.chapter->name << "\n";
+      std::cerr << prog << ": " << j.chapter->name << " (" << v.name << ") at " << name(j.shape)
+                << ": " << e.what() << "; skipping " << j.chapter->name << "\n";
       skipped.push_back(j.chapter);
       continue;
     }
@@ -115,8 +135,8 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     all.push_back(m);
     const double ref = gemm::cublas_ms(all, all.back());
     std::printf(
-        "[%3zu/%zu] %-20s %-26s %5d^3 %-10s %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s%s%s\n", i + 1,
-        jobs.size(), j.chapter->name.c_str(), v.name.c_str(), j.size, m.access.c_str(),
+        "[%3zu/%zu] %-20s %-26s %-15s %-10s %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s%s%s\n", i + 1,
+        jobs.size(), j.chapter->name.c_str(), v.name.c_str(), name(j.shape).c_str(), m.access.c_str(),
         m.time.median_ms, m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
         m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-", m.note.empty() ? "" : " | ",
         m.note.c_str());

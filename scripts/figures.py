@@ -1014,6 +1014,50 @@ def draw_tile_choice(f, P, sms=132, sizes=(1024, 2304, 3000, 4096)):
         f"{float(p['STREAM_K_TAIL']):g}, for the pieces' additions into C (a chosen value; the README gives the measured "
         "cost).", 160), 8.5)
 
+def draw_skinny(f, P, sms=132, M=16, N=8192, K=8192):
+    """20: at M = 16, 19's tile of C (128 rows, 16 real) against 20's tile of C^T (128 of B's columns x 16)"""
+    p = P["fp16"]
+    BM, BK, CL, clusters = p["BM"], p["BK"], p["CLUSTER"], sms // p["CLUSTER"]
+    rows19, w19 = tile_choice(M, N, K, p, clusters)
+    tiles19 = next(r[1] for r in rows19 if r[0] == w19)
+    t20 = -(-(-(-N // BM)) // CL) * -(-M // 16)
+    cut = min(2, clusters // t20)
+    f.c(500, 66, f"C = A B with M = {M}, N = K = {N} on the H200 ({sms} SMs: {clusters} clusters of {CL} blocks).\n"
+        f"The product the kernel computes has tiles of {BM} rows: two consumer warpgroups of 64 (wgmma's M).", 9)
+    px = 1.2  # pixels per row or column of a tile
+    for i, (y, head) in enumerate([(104, f"(a) 19: C = A B in tiles of {BM} x {w19} (its rule's width here)"),
+                                   (330, f"(b) 20: C^T = B^T A^T in tiles of {BM} x {M}, since C has at most "
+                                         f"{p['SWAP_ROWS']} rows and more columns")]):
+        f.t(40, y, head, 10, weight="bold")
+        x0, y0 = 300, y + 40
+        w = w19 if i == 0 else M
+        if i == 0:
+            f.rect(x0, y0, w * px, M * px, ORANGE)
+            f.rect(x0, y0 + M * px, w * px, (BM - M) * px, LIGHT, GREY, hatch="////")
+            f.r(x0 - 8, y0 + M * px / 2, f"C's {M} rows")
+            f.r(x0 - 8, y0 + (M + BM) * px / 2, f"rows {M}-{BM - 1}: past A, zeros from TMA,\nmultiplied all the same")
+            f.c(x0 + w * px / 2, y0 - 14, f"{w} of C's columns (B's tile: {BK} k x {w}, MN-major)")
+            f.t(x0 + w * px + 20, y0, textwrap.fill(
+                f"{tiles19} tiles: one row of tiles across N, one a cluster. A cluster's second block takes rows "
+                f"{BM}-{2 * BM - 1} and has none; the first spends {M} of its {BM} rows' work on C: "
+                f"{M / BM / CL:.2%} of the tensor work is C. A k-tile reads {BM} x {BK} halves of A ({BM * BK * 2 // 1024} KB "
+                f"of shared memory, {M * BK * 2 // 1024} KB of them A) and {BK} x {w} of B.", 62), 8.5)
+        else:
+            f.rect(x0, y0, w * px, BM * px, ORANGE)
+            f.line([x0, x0 + w * px], [y0 + 64 * px] * 2, "white", 1)
+            f.r(x0 - 8, y0 + BM * px / 2, f"{BM} of B's columns, as rows:\nB^T's tile, {BM} x {BK} k, read\n"
+                "MN-major from B's rows (wgmma's A,\ntransposed; 64 rows a warpgroup)")
+            f.c(x0 + w * px / 2, y0 - 14, f"A's {M} rows as columns: A^T's tile, {BK} k x {M}, K-major (wgmma's B, n = {M})")
+            f.t(x0 + w * px + 20, y0 + 30, textwrap.fill(
+                f"Every row and column is C's. {-(-N // BM)} tiles of {BM} rows make {t20} cluster tiles (a "
+                f"cluster's two blocks take adjacent ones): fewer than the {clusters} clusters, so each is cut in {cut} along K ({t20 * cut} clusters "
+                f"busy), and the pieces add into C in turn. A k-tile reads {BM} x {BK} halves of B (16 KB) and "
+                f"{M} x {BK} of A ({M * BK * 2 // 1024} KB); B is read once, so the time is B's bytes at DRAM speed. "
+                f"C leaves from the registers, transposed: element (r, c) of C^T is C's (c, r).", 62), 8.5)
+    f.t(40, 560, textwrap.fill(
+        f"Stages: 12, 10 and 8 for {M}, 32 and 64 columns (the loads of B are the work). 65-{p['SWAP_ROWS']} rows take two tiles "
+        "of 64 columns, which fill twice the clusters that one of 128 would. Elsewhere 20 runs 19.", 148), 8.5)
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1058,6 +1102,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "17_stream_k": (draw_stream_k, 620, "the last round of tiles shared out among all clusters by k-tiles (stream-K)"),
     "18_deferred_store": (draw_deferred, 555, "a tile's last chunks of C leave during the next tile's k-loop"),
     "19_tile_choice": (draw_tile_choice, 646, "the tile's width chosen for each shape: the fewest rounds, weighed"),
+    "20_skinny": (draw_skinny, 610, "a C of few rows computed as its transpose: every row of the tile real"),
 }
 
 if __name__ == "__main__":

@@ -61,7 +61,10 @@ class Run:
     def __init__(self, d, name="bench.csv"):
         self.dir = d
         self.rows = load(os.path.join(d, name))
-        self.gemm = [r for r in self.rows if r["chapter"] not in ("cublas", "ceiling")]
+        kernels = [r for r in self.rows if r["chapter"] not in ("cublas", "ceiling")]
+        # The "shapes" table (skinny and rectangular problems) apart: the others are squares.
+        self.gemm = [r for r in kernels if r["table"] != "shapes"]
+        self.shaped = [r for r in kernels if r["table"] == "shapes"]
         self.chapters = sorted({r["chapter"] for r in self.gemm})
         self.ncu = Ncu(os.path.join(d, f"ncu_{NCU_SIZE}.csv"))
 
@@ -83,7 +86,8 @@ class Run:
 
     def cublas(self, size, precision):
         for r in self.rows:
-            if r["chapter"] == "cublas" and int(r["M"]) == size and r["precision"] == precision:
+            if r["chapter"] == "cublas" and r["precision"] == precision and \
+                    (r["M"], r["N"], r["K"]) == (str(size),) * 3:
                 return r
         return None
 
@@ -361,6 +365,38 @@ def gen_variants(run, chapter, args):
     return table(head, rows, ["---:", "---", "---"] + ["---:"] * (len(head) - 3))
 
 
+def shape_name(r):
+    return r["M"] + "^3" if r["M"] == r["N"] == r["K"] else f"{r['M']}x{r['N']}x{r['K']}"
+
+
+def gen_shapes(run, chapter, args):
+    """The FP16 defaults at the plan's skinny and rectangular shapes (M x N x K): this chapter
+    against cuBLAS and the chapter before; with chapters=a,b,.. each one's TFLOP/s (x cuBLAS)."""
+    rows = [r for r in run.shaped if r["precision"] == "fp16"]
+    shapes = list(dict.fromkeys((r["M"], r["N"], r["K"]) for r in rows))
+    of = {(r["chapter"], r["M"], r["N"], r["K"]): r for r in rows}
+    if "chapters" in args:
+        chs = args["chapters"].split(",")
+        trows = [[shape_name(dict(zip("MNK", s)))] +
+                 [f"{f(of[(c,) + s], 'tflops'):.1f} ({cublas_ratio(run, of[(c,) + s])})" if (c,) + s in of else ""
+                  for c in chs] +
+                 [f"{f(run.cublas_of(of[(chs[-1],) + s]), 'tflops'):.1f}" if (chs[-1],) + s in of else ""]
+                 for s in shapes]
+        return table(["M x N x K"] + chs + ["cuBLAS FP16"], trows, ["---"] + ["---:"] * (len(chs) + 1))
+    prev = run.previous(chapter)
+    trows = []
+    for s in shapes:
+        r = of.get((chapter,) + s)
+        if not r:
+            continue
+        p = of.get((prev,) + s)
+        trows.append([shape_name(r), f"{f(r, 'median_ms'):.4f}", f"{f(r, 'tflops'):.1f}",
+                      cublas_ratio(run, r), x(f(p, "median_ms"), f(r, "median_ms")) if p else "-",
+                      f"{f(r, 'sm_clock_mhz'):.0f}"])
+    return table(["M x N x K", "ms", "TFLOP/s", "x cuBLAS", f"x {prev}", "clock MHz"], trows,
+                 ["---"] + ["---:"] * 5)
+
+
 def gen_access(run, chapter, args):
     """The chapter's defaults at 4096 (K, N multiples of 4 and 8: the 16-byte path) and 4095 (element
     by element), with the path each took as bench.csv records it."""
@@ -532,7 +568,7 @@ def gen_wgmmapeak(run, _chapter, args):
 
 
 GENERATORS = {"ladder": gen_ladder, "mmapeak": gen_mmapeak, "wgmmapeak": gen_wgmmapeak, "sizes": gen_sizes,
-              "variants": gen_variants, "kernels": gen_kernels, "access": gen_access, "ncu": gen_ncu,
+              "variants": gen_variants, "shapes": gen_shapes, "kernels": gen_kernels, "access": gen_access, "ncu": gen_ncu,
               "chapters": gen_chapters, "cublas": gen_cublas, "post000": gen_post000, "post002": gen_post002}
 
 
@@ -604,14 +640,14 @@ def header(rows):
 
 def compare(old, new):
     """How far the median times of two runs of the command are apart, kernel by kernel."""
-    key = lambda r: (r["chapter"], r["variant"], r["M"], r["table"])
+    key = lambda r: (r["chapter"], r["variant"], "x".join(dict.fromkeys((r["M"], r["N"], r["K"]))), r["table"])
     before = {key(r): r for r in old}
     devs = sorted(((f(r, "median_ms") / f(before[key(r)], "median_ms") - 1.0, key(r))
                    for r in new if key(r) in before and r["chapter"] != "ceiling"),
                   key=lambda d: -abs(d[0]))
     if not devs:
         return "The previous run in this folder has no rows in common with this one."
-    big = [d for d in devs if int(d[1][2]) >= 1024] or devs
+    big = [d for d in devs if max(int(v) for v in d[1][2].split("x")) >= 1024] or devs
     text = (f"Against the previous run kept beside it (`previous_bench.csv`, {old[0]['date']}), "
             f"over {len(devs)} common rows the median time moved by "
             f"{100 * statistics.median(abs(d) for d, _ in devs):.2f}% (median of |change|), "
@@ -711,6 +747,13 @@ def results_readme(run, rel):
         trows.append([f"cuBLAS {prec.upper()}"] +
                      [f"{f(run.cublas(n, prec), 'tflops'):.1f}" if run.cublas(n, prec) else "" for n in sizes])
     out += [table(["kernel"] + [str(n) for n in sizes], trows), ""]
+
+    if run.shaped:
+        chs = sorted({r["chapter"] for r in run.shaped})[-4:]
+        out += ["## Skinny and rectangular shapes (FP16)", "",
+                "The FP16 defaults of the last chapters at the plan's other shapes (`bench/plan.h`): "
+                "TFLOP/s and, in brackets, x cuBLAS FP16 timed right before.", "",
+                gen_shapes(run, None, {"chapters": ",".join(chs)}), ""]
 
     out += ["## Measured ceilings", "",
             table(["ceiling", "value"],

@@ -58,7 +58,7 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
-    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-19) loop over
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-20) loop over
     // several: one k-tile (K = 8), and a few with edges everywhere.
     {4096, 4096, 8},
     {3000, 2056, 200},
@@ -259,7 +259,7 @@ void check_corruption_is_caught(const gemm::Variant& v) {
 }
 
 // The entry point and its default variant on one problem: the same bits in C. K = 136 is never
-// split (the split rule wants chunks of at least 128; 17-19 share out no tile of 3 k-tiles),
+// split (the split rule wants chunks of at least 128; 17-20 share out no tile of 3 k-tiles),
 // so no atomics reorder the sums.
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
   gemm::Problem prob(1000, 2048, 136, 21, fp16(v));
@@ -336,12 +336,11 @@ void check_c_one_past_aligned(const gemm::Variant& v) {
   }
 }
 
-// 1024 x 1024 x 4096 with beta 0 and 0.5, twice each: the launcher reports k_splits (17-19: the
-// most clusters sharing one tile), the two runs give the same bits (the pieces of a shared tile
-// go into C in a fixed order) and the result passes the check. C starts as NaN for beta 0, so the
-// first piece must store, not add.
-void check_shared_out_same_bits(const gemm::Variant& v, int k_splits) {
-  const int M = 1024, N = 1024, K = 4096;
+// M x N x K (1024 x 1024 x 4096 unless told) with beta 0 and 0.5, twice each: the launcher
+// reports k_splits (17-20: the most clusters sharing one tile), the two runs give the same bits
+// (the pieces of a shared tile go into C in a fixed order) and the result passes the check. C
+// starts as NaN for beta 0, so the first piece must store, not add.
+void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M, int N, int K) {
   for (const float beta : {0.0f, 0.5f}) {
     INFO(v.name << " beta=" << beta);
     gemm::Problem prob(M, N, K, 78, true);
@@ -402,6 +401,27 @@ void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, s
     INFO(gemm::report(r, 4096));
     REQUIRE(r.pass);
   }
+}
+
+// 20: the transposed product's shapes. N = 4104 and 8200 make 17 and 33 cluster tiles of 256
+// rows of C^T, fewer than the clusters, so K >= 2048 cuts each in two (odd k-tile counts: pieces
+// of unequal length); 999 x 1001 is copied into aligned scratch first.
+void check_skinny(const gemm::Variant& v) {
+  const Shape shapes[] = {{1, 4104, 2056},  {16, 4104, 2056}, {17, 1000, 1000},
+                          {32, 999, 1001},  {33, 8200, 4096}, {64, 4096, 520},
+                          {65, 2000, 3000}, {100, 8192, 2048}, {128, 4104, 4100}};
+  std::uint64_t seed = 300;
+  for (const Shape& s : shapes)
+    for (const AlphaBeta ab : {AlphaBeta{1.0f, 0.0f}, AlphaBeta{-1.5f, 0.5f}}) {
+      INFO(describe(v, s, ab, 0));
+      gemm::Problem prob(s.M, s.N, s.K, ++seed, true);
+      prob.reset_c(ab.beta, nullptr);
+      REQUIRE(v.launch(prob, ab.alpha, ab.beta, nullptr, nullptr) == cudaSuccess);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, ab.alpha, ab.beta);
+      INFO(gemm::report(r, s.N));
+      REQUIRE(r.pass);
+    }
 }
 
 }  // namespace gemm_tests
