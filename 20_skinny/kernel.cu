@@ -649,9 +649,10 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
     // pieces, which go into C one after another.
     const int ks = (tiles - sched.dp_tiles) * kt;
     sched.ranges = std::min(fit, std::max(1, ks / gemm::ceil_div(kt, 4)));
-    // SWAP: fewer tiles than clusters (the shapes it is for), so each tile is cut into at most
-    // two equal pieces: a third or fourth filled the GPU no better and lengthened the chain of
-    // additions (README, measured).
+    // SWAP: fewer tiles than clusters (the shapes it is for): two ranges a tile where they fit,
+    // not ranges of a quarter tile: more pieces lengthened the chain of additions by more than
+    // they filled the GPU (README, measured). Equal ranges drift across the tiles' edges when a
+    // tile's k-tiles are odd, so a tile can have three pieces.
     if (SWAP && tiles < fit) sched.ranges = tiles * std::min(2, fit / tiles);
     sched.clusters = sched.dp_tiles > 0 ? fit : sched.ranges;
     sched.share = ks / sched.ranges, sched.extra = ks % sched.ranges;

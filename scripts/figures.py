@@ -1041,7 +1041,7 @@ def draw_skinny(f, P, sms=132, M=16, N=8192, K=8192):
                 f"{tiles19} tiles: one row of tiles across N, one a cluster. A cluster's second block takes rows "
                 f"{BM}-{2 * BM - 1} and has none; the first spends {M} of its {BM} rows' work on C: "
                 f"{M / BM / CL:.2%} of the tensor work is C. A k-tile reads {BM} x {BK} halves of A ({BM * BK * 2 // 1024} KB "
-                f"of shared memory, {M * BK * 2 // 1024} KB of them A) and {BK} x {w} of B.", 62), 8.5)
+                f"of shared memory, {M * BK * 2 // 1024} KB of them A's {M} rows) and {BK} x {w} of B.", 62), 8.5)
         else:
             f.rect(x0, y0, w * px, BM * px, ORANGE)
             f.line([x0, x0 + w * px], [y0 + 64 * px] * 2, "white", 1)
