@@ -390,11 +390,10 @@ def gen_shapes(run, chapter, args):
         if not r:
             continue
         p = of.get((prev,) + s)
-        trows.append([shape_name(r), f"{f(r, 'median_ms'):.4f}", f"{f(r, 'tflops'):.1f}",
-                      cublas_ratio(run, r), x(f(p, "median_ms"), f(r, "median_ms")) if p else "-",
-                      f"{f(r, 'sm_clock_mhz'):.0f}"])
-    return table(["M x N x K", "ms", "TFLOP/s", "x cuBLAS", f"x {prev}", "clock MHz"], trows,
-                 ["---"] + ["---:"] * 5)
+        trows.append([shape_name(r), f"{f(r, 'median_ms'):.4f}", f"{f(r, 'tflops'):.1f}", at_clock(r),
+                      cublas_ratio(run, r), x(f(p, "median_ms"), f(r, "median_ms")) if p else "-"])
+    return table(["M x N x K", "ms", "TFLOP/s", "% of peak at the clock held", "x cuBLAS", f"x {prev}"],
+                 trows, ["---"] + ["---:"] * 5)
 
 
 def gen_access(run, chapter, args):
@@ -640,7 +639,8 @@ def header(rows):
 
 def compare(old, new):
     """How far the median times of two runs of the command are apart, kernel by kernel."""
-    key = lambda r: (r["chapter"], r["variant"], "x".join(dict.fromkeys((r["M"], r["N"], r["K"]))), r["table"])
+    size = lambda r: r["M"] if r["M"] == r["N"] == r["K"] else f"{r['M']}x{r['N']}x{r['K']}"
+    key = lambda r: (r["chapter"], r["variant"], size(r), r["table"])
     before = {key(r): r for r in old}
     devs = sorted(((f(r, "median_ms") / f(before[key(r)], "median_ms") - 1.0, key(r))
                    for r in new if key(r) in before and r["chapter"] != "ceiling"),

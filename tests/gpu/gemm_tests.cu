@@ -404,8 +404,9 @@ void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, s
 }
 
 // 20: the transposed product's shapes. N = 4104 and 8200 make 17 and 33 cluster tiles of 256
-// rows of C^T, fewer than the clusters, so K >= 2048 cuts each in two (odd k-tile counts: pieces
-// of unequal length); 999 x 1001 is copied into aligned scratch first.
+// rows of C^T, fewer than the clusters, so K >= 2048 gives each two ranges of k-tiles (odd k-tile
+// counts: some tiles in three pieces of unequal length); 999 x 1001 is copied into aligned
+// scratch first.
 void check_skinny(const gemm::Variant& v) {
   const Shape shapes[] = {{1, 4104, 2056},  {16, 4104, 2056}, {17, 1000, 1000},
                           {32, 999, 1001},  {33, 8200, 4096}, {64, 4096, 520},
