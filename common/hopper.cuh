@@ -112,6 +112,12 @@ bool tensor_map(EncodeTiled encode, CUtensorMap& map, const T* base, int rows, i
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// What copies an operand's rows into scratch (dst rows of `pitch` elements, a multiple of 16
+// bytes), for a chapter that brings its own copy; none: cudaMemcpy2DAsync.
+template <class T>
+using Stage = cudaError_t (*)(T* dst, long long pitch, const T* src, int rows, int cols,
+                              cudaStream_t stream);
+
 // An operand (A or B) as TMA reads it: the matrix itself where TMA can read it, else a copy in
 // scratch taken on `stream` (cudaMallocAsync), its rows padded to 16 bytes. The copy, the kernel
 // that reads it and release() are ordered on the stream, so the memory goes back after the
@@ -123,7 +129,7 @@ struct TmaOperand {
   T* scratch = nullptr;
 
   cudaError_t prepare(const char* name, const T* src, int rows, int cols, cudaStream_t stream,
-                      LaunchInfo* info) {
+                      LaunchInfo* info, Stage<T> stage = nullptr) {
     ptr = src;
     pitch = cols;
     if (tma_can_read(src, cols)) return cudaSuccess;
@@ -137,9 +143,10 @@ struct TmaOperand {
       return cudaErrorMemoryAllocation;
     }
     ptr = scratch;
-    // One row needs no pitch (and may be longer than a 2D copy's widest pitch).
     const cudaError_t err =
-        rows == 1
+        stage ? stage(scratch, pitch, src, rows, cols, stream)
+        // One row needs no pitch (and may be longer than a 2D copy's widest pitch).
+        : rows == 1
             ? cudaMemcpyAsync(scratch, src, cols * sizeof(T), cudaMemcpyDeviceToDevice, stream)
             : cudaMemcpy2DAsync(scratch, pitch * sizeof(T), src, cols * sizeof(T), cols * sizeof(T),
                                 rows, cudaMemcpyDeviceToDevice, stream);
@@ -161,9 +168,9 @@ struct TmaInputs {
   TmaOperand<T> a_op, b_op;
 
   cudaError_t prepare(const Hopper& gpu, const T* A, const T* B, int M, int N, int K, int box_m,
-                      int box_k, cudaStream_t stream, LaunchInfo* info) {
-    cudaError_t err = a_op.prepare("A", A, M, K, stream, info);
-    if (!err) err = b_op.prepare("B", B, K, N, stream, info);
+                      int box_k, cudaStream_t stream, LaunchInfo* info, Stage<T> stage = nullptr) {
+    cudaError_t err = a_op.prepare("A", A, M, K, stream, info, stage);
+    if (!err) err = b_op.prepare("B", B, K, N, stream, info, stage);
     if (!err && info) {
       const bool a_copy = a_op.scratch, b_copy = b_op.scratch;
       info->access = a_copy || b_copy ? "tma staged" : "tma";

@@ -1058,6 +1058,60 @@ def draw_skinny(f, P, sms=132, M=16, N=8192, K=8192):
         f"Stages: 12, 10 and 8 for {M}, 32 and 64 columns (the loads of B are the work). 65-{p['SWAP_ROWS']} rows take two tiles "
         "of 64 columns, which fill twice the clusters that one of 128 would. Elsewhere 20 runs 19.", 148), 8.5)
 
+def draw_staging(f, P, shift=3, cols=4095, chunk=32):
+    """21: a 16-byte chunk of the copy from two aligned loads; C's rows written from the buffer a row a store"""
+    f.c(500, 66, f"At {cols}^3 a row of A or B is {2 * cols} bytes and a row of C {4 * cols}: neither is a multiple of 16, so TMA\n"
+        "can describe neither (it reads and writes rows of 16-byte multiples that start 16-byte aligned).", 9)
+    # (a) the copy
+    f.t(40, 106, "(a) stage_kernel: one 16-byte chunk of the aligned copy per thread", 10, weight="bold")
+    x0, y0, cw = 150, 154, 22  # a half per cell
+    for w in range(3):
+        for h in range(8):
+            i = 8 * w + h
+            inside = shift <= i < shift + 8
+            f.rect(x0 + i * cw, y0, cw, 22, ORANGE if inside else lt(BLUE, .35), "white", .6)
+        f.rect(x0 + 8 * w * cw, y0, 8 * cw, 22, "none", DARK, 1.2)
+        f.c(x0 + (8 * w + 4) * cw, y0 + 26, f"16-byte word {w}" + (" (loaded)" if w < 2 else ""), 8)
+    f.r(x0 - 8, y0 + 11, "source row: halves")
+    f.c(x0 + (shift + 4) * cw, y0 - 16, f"the chunk's 8 halves start {2 * shift} bytes into word 0", 8, color=ORANGE)
+    y1 = y0 + 80
+    for h in range(8):
+        f.rect(x0 + h * cw, y1, cw, 22, ORANGE, "white", .6)
+    f.rect(x0, y1, 8 * cw, 22, "none", DARK, 1.2)
+    f.r(x0 - 8, y1 + 11, "the copy")
+    f.t(x0 + 8 * cw + 10, y1 + 11, "one 16-byte store, aligned", 8, va="center")
+    f.arrow(x0 + (shift + 4) * cw, y0 + 40, x0 + 4 * cw, y1 - 4)
+    f.t(x0 + (shift + 4) * cw + 8, y0 + 46, f"two aligned 16-byte loads, shifted right by {2 * shift} bytes (funnel shifts)", 8)
+    f.t(x0 + 24 * cw + 20, y0 - 4, textwrap.fill(
+        "The next thread's chunk starts 16 bytes further: it loads words 1 and 2, and L1 serves the word the two share. "
+        "Each row of the copy is padded to a multiple of 8 halves; past a row's end a chunk carries the next row's first "
+        "halves, which TMA never reads (the tensor map is as wide as the matrix). Only the matrix's last chunks go half "
+        "by half, so that no load passes its end.", 44), 8.5)
+    # (b) C's rows
+    y = 312
+    f.t(40, y, "(b) C where TMA cannot write it: the buffer's rows, 128 bytes a store, by the warp that wrote them", 10, weight="bold")
+    bx, by, rh = 60, y + 40, 9
+    for r in range(8):
+        f.rect(bx, by + r * rh, 160, rh, lt(ORANGE, .6) if r != 2 else ORANGE, "white", .5)
+    f.c(bx + 80, by - 14, f"a consumer's buffer: 64 rows x {chunk} floats", 8)
+    f.t(bx, by + 8 * rh + 4, "... (rows 8-63)", 8)
+    cx, cy, fw = 330, by + 2 * rh - 4, 8  # C's row, fw pixels a float; 32-byte sectors of 8 floats
+    for sct in range(6):
+        f.rect(cx + sct * 8 * fw, cy, 8 * fw, 18, LIGHT, DARK, 1)
+    off = 1  # floats past the sector boundary where the row's segment starts (4-byte aligned only)
+    f.rect(cx + off * fw, cy + 3, chunk * fw, 12, ORANGE, "white", .6)
+    f.c(cx + 24 * fw, cy + 24, "C's row r0 + 2 in 32-byte sectors: the 32 floats start 4 bytes past one and touch 5", 8)
+    f.arrow(bx + 165, by + 2.5 * rh, cx - 6, cy + 9)
+    f.t(bx + 175, by + 2.5 * rh - 22, "32 lanes, a float each", 8)
+    f.t(40, y + 150, textwrap.fill(
+        "Each consumer warp writes its 16 rows of a chunk into the buffer, as for the TMA store, then reads them back a row "
+        "at a time: 32 lanes, a float each, one coalesced store per row (5 sectors for 128 bytes, since the row starts 4 "
+        "bytes past a sector boundary). The chunks that 18 defers go out this way during the next k-loop; the others "
+        "leave in the epilogue, where the consumers issue every store themselves (the TMA store hands a chunk over and "
+        "goes on). From the registers (20) one store of a warp covers 8 rows, every other float of 8, where N is odd.",
+        150), 8.5)
+
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1103,6 +1157,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "18_deferred_store": (draw_deferred, 555, "a tile's last chunks of C leave during the next tile's k-loop"),
     "19_tile_choice": (draw_tile_choice, 646, "the tile's width chosen for each shape: the fewest rounds, weighed"),
     "20_skinny": (draw_skinny, 610, "a C of few rows computed as its transpose: every row of the tile real"),
+    "21_staging": (draw_staging, 572, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
 }
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
-    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-20) loop over
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-21) loop over
     // several: one k-tile (K = 8), and a few with edges everywhere.
     {4096, 4096, 8},
     {3000, 2056, 200},
@@ -259,7 +259,7 @@ void check_corruption_is_caught(const gemm::Variant& v) {
 }
 
 // The entry point and its default variant on one problem: the same bits in C. K = 136 is never
-// split (the split rule wants chunks of at least 128; 17-20 share out no tile of 3 k-tiles),
+// split (the split rule wants chunks of at least 128; 17-21 share out no tile of 3 k-tiles),
 // so no atomics reorder the sums.
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
   gemm::Problem prob(1000, 2048, 136, 21, fp16(v));
@@ -337,7 +337,7 @@ void check_c_one_past_aligned(const gemm::Variant& v) {
 }
 
 // M x N x K (1024 x 1024 x 4096 unless told) with beta 0 and 0.5, twice each: the launcher
-// reports k_splits (17-20: the most clusters sharing one tile), the two runs give the same bits
+// reports k_splits (17-21: the most clusters sharing one tile), the two runs give the same bits
 // (the pieces of a shared tile go into C in a fixed order) and the result passes the check. C
 // starts as NaN for beta 0, so the first piece must store, not add.
 void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M, int N, int K) {
@@ -423,6 +423,39 @@ void check_skinny(const gemm::Variant& v) {
       INFO(gemm::report(r, s.N));
       REQUIRE(r.pass);
     }
+}
+
+// 21: A, B and C 0, 1, 3 and 7 elements past an aligned address, so that the copy's 16-byte
+// chunks start at every other shift (odd K and N shift each row further); K and N odd and even
+// (N = 1022 at offset 0: rows 8-byte aligned, so beta takes the 8-byte stores); 600 x 601 x 2048
+// shares tiles out among clusters (stream-K's later pieces add into C's unaligned rows); beta 0
+// and 0.5. Every shape is copied, and the note says by stage_kernel; rows: the variant writes
+// C's unaligned rows from the buffers where the product is not C^T (the note says which).
+void check_staged(const gemm::Variant& v, bool rows) {
+  const Shape shapes[] = {
+      {333, 777, 1001}, {1, 4095, 520}, {520, 1023, 72}, {300, 1022, 520}, {600, 601, 2048}};
+  std::uint64_t seed = 400;
+  for (const Shape& s : shapes)
+    for (const int offset : {0, 1, 3, 7})
+      for (const AlphaBeta ab : {AlphaBeta{1.0f, 0.0f}, AlphaBeta{-1.5f, 0.5f}}) {
+        INFO(describe(v, s, ab, offset));
+        gemm::Problem prob(s.M, s.N, s.K, ++seed, true, offset);
+        prob.reset_c(ab.beta, nullptr);
+        gemm::LaunchInfo info;
+        REQUIRE(v.launch(prob, ab.alpha, ab.beta, nullptr, &info) == cudaSuccess);
+        INFO("note: " << info.note);
+        CHECK(info.access == "tma staged");
+        CHECK(info.note.find("copied by stage_kernel") != std::string::npos);
+        const bool transposed = info.note.rfind("C^T", 0) == 0;
+        const bool pairs = s.N % 2 == 0 && offset % 2 == 0;
+        CHECK((info.note.find("C's rows written whole") != std::string::npos) ==
+              (rows && !transposed && (ab.beta == 0.0f || !pairs)));
+        if (s.M == 600) CHECK(info.k_splits > 1);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, ab.alpha, ab.beta);
+        INFO(gemm::report(r, s.N));
+        REQUIRE(r.pass);
+      }
 }
 
 }  // namespace gemm_tests
