@@ -1092,21 +1092,22 @@ def draw_staging(f, P, shift=3, cols=4095, chunk=32):
     f.t(40, y, "(b) C where TMA cannot write it: the buffer's rows, 128 bytes a store, by the warp that wrote them", 10, weight="bold")
     bx, by, rh = 60, y + 40, 9
     for r in range(8):
-        f.rect(bx, by + r * rh, 160, rh, lt(ORANGE, .6) if r != 2 else ORANGE, "white", .5)
+        f.rect(bx, by + r * rh, 160, rh, lt(ORANGE, .6) if r != 7 else ORANGE, "white", .5)
     f.c(bx + 80, by - 14, f"a consumer's buffer: 64 rows x {chunk} floats", 8)
     f.t(bx, by + 8 * rh + 4, "... (rows 8-63)", 8)
-    cx, cy, fw = 330, by + 2 * rh - 4, 8  # C's row, fw pixels a float; 32-byte sectors of 8 floats
+    cx, cy, fw = 330, by + 7 * rh - 4, 8  # C's row, fw pixels a float; 32-byte sectors of 8 floats
     for sct in range(6):
         f.rect(cx + sct * 8 * fw, cy, 8 * fw, 18, LIGHT, DARK, 1)
-    off = 1  # floats past the sector boundary where the row's segment starts (4-byte aligned only)
+    off = 1  # row r0 + 7 of rows of 4 * cols bytes starts 4 * cols * 7 % 32 = 4 bytes past a sector
     f.rect(cx + off * fw, cy + 3, chunk * fw, 12, ORANGE, "white", .6)
-    f.c(cx + 24 * fw, cy + 24, "C's row r0 + 2 in 32-byte sectors: the 32 floats start 4 bytes past one and touch 5", 8)
-    f.arrow(bx + 165, by + 2.5 * rh, cx - 6, cy + 9)
-    f.t(bx + 175, by + 2.5 * rh - 22, "32 lanes, a float each", 8)
-    f.t(40, y + 150, textwrap.fill(
+    f.c(cx + 24 * fw, cy + 24, f"C's row r0 + 7 in 32-byte sectors: rows of {4 * cols} bytes start 28 r mod 32 bytes past one;\n"
+        "this one 4, and its 32 floats touch 5 (7 rows in 8 touch 5, one 4)", 8)
+    f.arrow(bx + 165, by + 7.5 * rh, cx - 6, cy + 9)
+    f.t(bx + 175, by + 7.5 * rh - 22, "32 lanes, a float each", 8)
+    f.t(40, y + 172, textwrap.fill(
         "Each consumer warp writes its 16 rows of a chunk into the buffer, as for the TMA store, then reads them back a row "
-        "at a time: 32 lanes, a float each, one coalesced store per row (5 sectors for 128 bytes, since the row starts 4 "
-        "bytes past a sector boundary). The chunks that 18 defers go out this way during the next k-loop; the others "
+        "at a time: 32 lanes, a float each, one coalesced store per row (5 sectors for 128 bytes in 7 rows of 8). "
+        "The chunks that 18 defers go out this way during the next k-loop; the others "
         "leave in the epilogue, where the consumers issue every store themselves (the TMA store hands a chunk over and "
         "goes on). From the registers (20) one store of a warp covers 8 rows, every other float of 8, where N is odd.",
         150), 8.5)
@@ -1157,7 +1158,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "18_deferred_store": (draw_deferred, 555, "a tile's last chunks of C leave during the next tile's k-loop"),
     "19_tile_choice": (draw_tile_choice, 646, "the tile's width chosen for each shape: the fewest rounds, weighed"),
     "20_skinny": (draw_skinny, 610, "a C of few rows computed as its transpose: every row of the tile real"),
-    "21_staging": (draw_staging, 572, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
+    "21_staging": (draw_staging, 592, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
 }
 
 if __name__ == "__main__":
