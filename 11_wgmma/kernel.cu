@@ -4,7 +4,8 @@
 // ldmatrix and no fragments, one instruction for the work of 32 mma.sync per warp. The tiles are
 // stored in the 128-byte-swizzled layout wgmma reads; two warpgroups share a 128 x BN tile; 10's
 // cp.async ring stays, one barrier per k-tile, and each k-tile's wgmmas run on while the next
-// k-tile is issued. FP16 only: TF32 wgmma wants both operands K-major, and B is K x N row-major.
+// k-tile is issued. FP16 and BF16 inputs (T), not TF32: TF32 wgmma wants both operands K-major,
+// and B is K x N row-major.
 // What should move against 10: instructions per MMA down (ncu: inst_per_hmma), tensor-pipe
 // utilization up, toward the wgmma ceiling (bench/wgmma_peak.cu).
 // The sm_90a probe, which is not the lesson, is in common/hopper.cuh.
@@ -13,6 +14,7 @@
 #include "kernel_utils.cuh"
 #include "split_k.cuh"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -81,47 +83,65 @@ __device__ __forceinline__ void wgmma_wait() {
   "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 
 // acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
-// immediate, trans-b = 1); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
+// immediate, trans-b = 1), both of input type T (FP16 or BF16: one macro per width, the types
+// its argument); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
 // 16w + l/4 and 16w + 8 + l/4; acc[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those rows.
-template <int BN>
+template <int BN, class T>
 __device__ __forceinline__ void wgmma(float (&acc)[BN / 2], unsigned long long desc_a,
                                       unsigned long long desc_b, int scale_d);
+#define WGMMA_256(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                \
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "  \
+      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "  \
+      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "  \
+      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "                                            \
+      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "                                        \
+      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "                                        \
+      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)                                             \
+      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"                                                         \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72),            \
+        WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96), WGMMA_ACC8(104), WGMMA_ACC8(112),          \
+        WGMMA_ACC8(120)                                                                            \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 template <>
-__device__ __forceinline__ void wgmma<256>(float (&acc)[128], unsigned long long desc_a,
-                                           unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
-      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
-      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
-      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
-      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
-      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
-      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)
-      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
-        WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72), WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96),
-        WGMMA_ACC8(104), WGMMA_ACC8(112), WGMMA_ACC8(120)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<256, __half>(float (&acc)[128], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_256(".f16.f16");
 }
 template <>
-__device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long desc_a,
-                                           unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)
-      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
-        WGMMA_ACC8(56)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<256, __nv_bfloat16>(float (&acc)[128],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_256(".bf16.bf16");
+}
+#define WGMMA_128(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)       \
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56)                                             \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+template <>
+__device__ __forceinline__ void wgmma<128, __half>(float (&acc)[64], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_128(".f16.f16");
+}
+template <>
+__device__ __forceinline__ void wgmma<128, __nv_bfloat16>(float (&acc)[64],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_128(".bf16.bf16");
 }
 
 // Block blockIdx.x computes work unit blockIdx.x (a tile of C, or a K-chunk of one when K is
@@ -130,9 +150,9 @@ __device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long 
 // element by element through registers into the same swizzled places. UNCHECKED: interior blocks
 // copy whole k-tiles without bounds checks (else every chunk is checked: variant "_checked").
 // Split K adds with atomics; pairs: N even and C 8-byte aligned, for 8-byte stores.
-template <int BN, int STAGES, bool WAIT_PREVIOUS, bool UNCHECKED, bool WIDE>
+template <int BN, int STAGES, bool WAIT_PREVIOUS, bool UNCHECKED, bool WIDE, class T = __half>
 __global__ void __launch_bounds__(THREADS, 1)
-    gemm_kernel(int M, int N, int K, int k_chunk, float alpha, const __half* A, const __half* B,
+    gemm_kernel(int M, int N, int K, int k_chunk, float alpha, const T* A, const T* B,
                 float beta, float* C, bool pairs) {
 #ifdef HAS_SM90A
   constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;
@@ -154,12 +174,12 @@ __global__ void __launch_bounds__(THREADS, 1)
   // threads along a row of A or B (coalesced). Each chunk goes where the 128-byte swizzle that
   // wgmma reads puts it: chunk x of a 128-byte row r at x ^ (r % 8). A chunk past the matrix is
   // zeros; element by element, one that crosses its edge is cut.
-  const auto copy16 = [&](unsigned char* dst, const __half* src, bool valid, int n) {
+  const auto copy16 = [&](unsigned char* dst, const T* src, bool valid, int n) {
     if constexpr (WIDE)
       cp_async_16(smem_u32(dst), valid ? src : A, valid);
     else
-      *reinterpret_cast<gemm::Vec16<__half>*>(dst) =
-          valid ? gemm::load16<false>(src, n) : gemm::Vec16<__half>{};
+      *reinterpret_cast<gemm::Vec16<T>*>(dst) =
+          valid ? gemm::load16<false>(src, n) : gemm::Vec16<T>{};
   };
   // Blocks whose tile lies inside A, B and C copy whole k-tiles without bounds checks: one start
   // per operand and thread, the passes whole swizzle periods of rows apart (so their shared
@@ -168,8 +188,8 @@ __global__ void __launch_bounds__(THREADS, 1)
   const bool interior = UNCHECKED && WIDE && row + BM <= M && col + BN <= N;
   const int ar = threadIdx.x / 8, ax = threadIdx.x % 8;
   const int br = threadIdx.x / (BN / 8), bn = threadIdx.x % (BN / 8) * 8;
-  const __half* const a_src = A + std::size_t(row + ar) * K + 8 * ax;
-  const __half* const b_src = B + std::size_t(br) * N + col + bn;
+  const T* const a_src = A + std::size_t(row + ar) * K + 8 * ax;
+  const T* const b_src = B + std::size_t(br) * N + col + bn;
   const unsigned a_dst = smem_u32(As) + ar * 128 + (ax ^ ar % 8) * 16;
   const unsigned b_dst = smem_u32(Bs) + bn / 64 * BK * 128 + br * 128 + (bn % 64 / 8 ^ br % 8) * 16;
   const auto copy_full_tile = [&](int s, int k) {
@@ -230,8 +250,8 @@ __global__ void __launch_bounds__(THREADS, 1)
       // MN-major: 16 k = 16 rows of 128 bytes; 8-row groups 1024 B apart (stride), 64-column
       // boxes BK * 128 B apart (leading). The stages are 1024-byte aligned, so the swizzle
       // pattern starts at each stage and a start moved along the row stays in step with it.
-      wgmma<BN>(acc, smem_desc(a + kk * 32, 16, 1024), smem_desc(b + kk * 16 * 128, BK * 128, 1024),
-                t > 0 || kk > 0);
+      wgmma<BN, T>(acc, smem_desc(a + kk * 32, 16, 1024),
+                   smem_desc(b + kk * 16 * 128, BK * 128, 1024), t > 0 || kk > 0);
     }
     wgmma_commit();
     // WAIT_PREVIOUS: this k-tile's wgmmas keep running; the previous one's are done.
@@ -273,9 +293,11 @@ __global__ void __launch_bounds__(THREADS, 1)
 #endif
 }
 
-// One block per work unit. SPLIT_K: the rule of common/split_k.cuh with one block per SM.
-template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true, bool UNCHECKED = true>
-cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
+// One block per work unit. SPLIT_K: the rule of common/split_k.cuh with one block per SM. T, the
+// input type: __half or __nv_bfloat16 (from A and B).
+template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true, bool UNCHECKED = true,
+          class T = __half>
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B,
                         float beta, float* C, cudaStream_t stream,
                         gemm::LaunchInfo* info = nullptr) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
@@ -283,9 +305,9 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
   const gemm::Hopper* gpu = nullptr;
   if (cudaError_t err = gemm::hopper(gpu, info)) return err;
   if (K == 0) return gemm::scale_c(1LL * M * N, beta, C, stream);  // C = beta * C
-  auto kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, false>;
+  auto kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, false, T>;
   if (gemm::wide_access(8, K, N, A, B, C, info))
-    kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, true>;
+    kernel = gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, true, T>;
   constexpr std::size_t smem = smem_bytes<BN, STAGES>();
   int per_sm = 0;  // blocks per SM: one, for its shared memory
   if (cudaError_t err = gemm::dynamic_smem(kernel, THREADS, smem, per_sm)) return err;
@@ -303,6 +325,12 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
 // FP16 A and B, FP32 accumulators and C.
 cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
                   float* C, cudaStream_t stream) {
+  return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
+}
+
+// BF16 A and B (FP32's exponent, 8 bits of mantissa), FP32 accumulators and C.
+cudaError_t bgemm(int M, int N, int K, float alpha, const __nv_bfloat16* A,
+                  const __nv_bfloat16* B, float beta, float* C, cudaStream_t stream) {
   return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
 }
 

@@ -1,5 +1,6 @@
-// 11_wgmma's driver: ch11::hgemm (FP16 inputs) first, then the configurations that show what its
-// pieces buy (--variant all), each against cuBLAS FP16 in the same process.
+// 11_wgmma's driver: ch11::hgemm (FP16 inputs) and ch11::bgemm (BF16) first, then the
+// configurations that show what its pieces buy (--variant all), each against cuBLAS in the same
+// precision in the same process.
 // The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
@@ -9,22 +10,25 @@ namespace ch11 {
 // Named "fp16_128xBNx64_sSTAGES" and a suffix for what differs from the default: "_wait0" each
 // k-tile's wgmmas finished before the next is issued, "_nosplit" K never split, "_checked" every
 // copy checked, interior blocks too.
-template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true, bool UNCHECKED = true>
+template <int BN, int STAGES, bool WAIT_PREVIOUS = true, bool SPLIT_K = true, bool UNCHECKED = true,
+          class T = __half>
 gemm::Variant tile(const char* suffix = "") {
   return gemm::warpgroup_variant<BM, BN, BK, STAGES>(
-             gemm_launch<BN, STAGES, WAIT_PREVIOUS, SPLIT_K, UNCHECKED>,
-             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, true>,
-             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, false>, THREADS,
+             gemm_launch<BN, STAGES, WAIT_PREVIOUS, SPLIT_K, UNCHECKED, T>,
+             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, true, T>,
+             gemm_kernel<BN, STAGES, WAIT_PREVIOUS, UNCHECKED, false, T>, THREADS,
              smem_bytes<BN, STAGES>(), suffix)
       .with(GEMM_PARAM(WAIT_PREVIOUS))
       .with(GEMM_PARAM(SPLIT_K))
       .with(GEMM_PARAM(UNCHECKED));
 }
 
-// The first variant is the one ch11::hgemm runs; --variant all runs every one.
+// The first variant of each precision is the one ch11::hgemm (FP16) or ch11::bgemm (BF16) runs;
+// --variant all runs every one.
 std::vector<gemm::Variant> variants() {
   return {
       tile<256, 4>(),
+      tile<256, 4, true, true, true, __nv_bfloat16>(),
       tile<256, 4, false>("_wait0"),
       tile<256, 3>(),
       tile<128, 4>(),

@@ -10,6 +10,7 @@
 #include "hopper.cuh"
 #include "split_k.cuh"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -95,47 +96,65 @@ __device__ __forceinline__ void wgmma_wait() {
   "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 
 // acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
-// immediate, trans-b = 1); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
+// immediate, trans-b = 1), both of input type T (FP16 or BF16: one macro per width, the types
+// its argument); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
 // 16w + l/4 and 16w + 8 + l/4; acc[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those rows.
-template <int BN>
+template <int BN, class T>
 __device__ __forceinline__ void wgmma(float (&acc)[BN / 2], unsigned long long desc_a,
                                       unsigned long long desc_b, int scale_d);
+#define WGMMA_256(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                \
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "  \
+      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "  \
+      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "  \
+      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "                                            \
+      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "                                        \
+      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "                                        \
+      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)                                             \
+      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"                                                         \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72),            \
+        WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96), WGMMA_ACC8(104), WGMMA_ACC8(112),          \
+        WGMMA_ACC8(120)                                                                            \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 template <>
-__device__ __forceinline__ void wgmma<256>(float (&acc)[128], unsigned long long desc_a,
-                                           unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
-      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
-      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
-      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
-      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
-      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
-      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)
-      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
-        WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72), WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96),
-        WGMMA_ACC8(104), WGMMA_ACC8(112), WGMMA_ACC8(120)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<256, __half>(float (&acc)[128], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_256(".f16.f16");
 }
 template <>
-__device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long desc_a,
-                                           unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)
-      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
-        WGMMA_ACC8(56)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<256, __nv_bfloat16>(float (&acc)[128],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_256(".bf16.bf16");
+}
+#define WGMMA_128(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)       \
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56)                                             \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+template <>
+__device__ __forceinline__ void wgmma<128, __half>(float (&acc)[64], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_128(".f16.f16");
+}
+template <>
+__device__ __forceinline__ void wgmma<128, __nv_bfloat16>(float (&acc)[64],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_128(".bf16.bf16");
 }
 
 // The order in which blocks take tiles: GROUP rows of tiles at a time, down the
@@ -157,7 +176,7 @@ __device__ __forceinline__ void tile_of(int unit, int row_tiles, int cols, int& 
 // blockIdx.x in steps of gridDim.x: persistent when the grid is smaller than the work.
 // k_chunk: K per split (a multiple of BK).
 // Split K adds with atomics; pairs: N even and C 8-byte aligned, for 8-byte stores.
-template <int BN, int STAGES, int GROUP, bool WAIT_PREVIOUS>
+template <int BN, int STAGES, int GROUP, bool WAIT_PREVIOUS, class T = __half>
 __global__ void __launch_bounds__(THREADS, 1)
     gemm_kernel(int M, int N, int K, int k_chunk, float alpha, float beta, float* C, bool pairs,
                 const __grid_constant__ CUtensorMap map_a,
@@ -237,8 +256,8 @@ __global__ void __launch_bounds__(THREADS, 1)
           // MN-major: 16 k = 16 rows of 128 bytes; 8-row groups 1024 B apart (stride), 64-column
           // boxes BK * 128 B apart (leading). The stages are 1024-byte aligned, so the swizzle
           // pattern starts at each stage and a start moved along the row stays in step with it.
-          wgmma<BN>(acc, smem_desc(a + kk * 32, 16, 1024),
-                    smem_desc(b + kk * 16 * 128, BK * 128, 1024), k > k0 || kk > 0);
+          wgmma<BN, T>(acc, smem_desc(a + kk * 32, 16, 1024),
+                       smem_desc(b + kk * 16 * 128, BK * 128, 1024), k > k0 || kk > 0);
         }
         wgmma_commit();
         if (WAIT_PREVIOUS) {  // keep this k-tile's wgmmas running; the previous one's are done
@@ -287,10 +306,11 @@ __global__ void __launch_bounds__(THREADS, 1)
 }
 
 // PERSISTENT: as many blocks as fit on the GPU, each looping over work units; otherwise one
-// block per unit. SPLIT_K: the rule of common/split_k.cuh with one block per SM.
+// block per unit. SPLIT_K: the rule of common/split_k.cuh with one block per SM. T, the input type:
+// __half or __nv_bfloat16 (from A and B).
 template <int BN, int STAGES, bool PERSISTENT = true, int GROUP = 8, bool WAIT_PREVIOUS = true,
-          bool SPLIT_K = true>
-cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
+          bool SPLIT_K = true, class T = __half>
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B,
                         float beta, float* C, cudaStream_t stream,
                         gemm::LaunchInfo* info = nullptr) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
@@ -298,11 +318,11 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
   const gemm::Hopper* gpu = nullptr;
   if (cudaError_t err = gemm::hopper(gpu, info)) return err;
   if (K == 0) return gemm::scale_c(1LL * M * N, beta, C, stream);  // C = beta * C
-  auto kernel = gemm_kernel<BN, STAGES, GROUP, WAIT_PREVIOUS>;
+  auto kernel = gemm_kernel<BN, STAGES, GROUP, WAIT_PREVIOUS, T>;
   constexpr std::size_t smem = smem_bytes<BN, STAGES>();
   int per_sm = 0;  // blocks per SM: one, for its shared memory
   if (cudaError_t err = gemm::dynamic_smem(kernel, THREADS, smem, per_sm)) return err;
-  gemm::TmaInputs<__half> in;  // copied into aligned scratch first where TMA cannot read them
+  gemm::TmaInputs<T> in;  // copied into aligned scratch first where TMA cannot read them
   if (cudaError_t err = in.prepare(*gpu, A, B, M, N, K, BM, BK, stream, info)) return err;
   gemm::SplitK split;
   cudaError_t err =
@@ -321,6 +341,12 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
 // FP16 A and B, FP32 accumulators and C.
 cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
                   float* C, cudaStream_t stream) {
+  return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
+}
+
+// BF16 A and B (FP32's exponent, 8 bits of mantissa), FP32 accumulators and C.
+cudaError_t bgemm(int M, int N, int K, float alpha, const __nv_bfloat16* A,
+                  const __nv_bfloat16* B, float beta, float* C, cudaStream_t stream) {
   return gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream);
 }
 

@@ -1,5 +1,6 @@
-// 15_clusters's driver: ch15::hgemm (FP16 inputs) first, then the configurations that show what
-// its pieces buy (--variant all), each against cuBLAS FP16 in the same process.
+// 15_clusters's driver: ch15::hgemm (FP16 inputs) and ch15::bgemm (BF16) first, then the
+// configurations that show what its pieces buy (--variant all), each against cuBLAS in the same
+// precision in the same process.
 // The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
@@ -11,13 +12,14 @@ namespace ch15 {
 // blocks, "_grid" one cluster per work unit, "_release" the consumers' arrivals with release
 // semantics at cluster scope, "_nosplit" K never split.
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
-          bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool SPLIT_K = true>
+          bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool SPLIT_K = true,
+          class T = __half>
 gemm::Variant tile(const char* suffix = "") {
-  const auto kernel = gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER>;
+  const auto kernel = gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER, T>;
   // One kernel for every shape: A or B that TMA cannot read are copied first, not run elsewhere.
   return gemm::warpgroup_variant<BM, BN, BK, STAGES>(
              gemm_launch<BN, STAGES, CLUSTER, PERSISTENT, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER,
-                         SPLIT_K>,
+                         SPLIT_K, T>,
              kernel, kernel, THREADS, smem_bytes<BN, STAGES>(), suffix)
       .with(GEMM_PARAM(CLUSTER))
       .with(GEMM_PARAM(PERSISTENT))
@@ -29,10 +31,12 @@ gemm::Variant tile(const char* suffix = "") {
       .with(GEMM_PARAM(CONSUMER_REGS));
 }
 
-// The first variant is the one ch15::hgemm runs; --variant all runs every one.
+// The first variant of each precision is the one ch15::hgemm (FP16) or ch15::bgemm (BF16) runs;
+// --variant all runs every one.
 std::vector<gemm::Variant> variants() {
   return {
       tile<256, 4>(),
+      tile<256, 4, 2, true, 8, true, false, true, __nv_bfloat16>(),
       tile<256, 4, 1>("_c1"),
       tile<256, 4, 1, false>("_c1_grid"),
       tile<256, 4, 2, false>("_grid"),

@@ -1,5 +1,6 @@
-// 16_tma_store's driver: ch16::hgemm (FP16 inputs) first, then the configurations that show what
-// its pieces buy (--variant all), each against cuBLAS FP16 in the same process.
+// 16_tma_store's driver: ch16::hgemm (FP16 inputs) and ch16::bgemm (BF16) first, then the
+// configurations that show what its pieces buy (--variant all), each against cuBLAS in the same
+// precision in the same process.
 // The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
@@ -11,14 +12,14 @@ namespace ch16 {
 // "_nosplit" K never split.
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
           bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
-          bool SPLIT_K = true>
+          bool SPLIT_K = true, class T = __half>
 gemm::Variant tile(const char* suffix = "") {
   const auto kernel =
-      gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER, TMA_STORE>;
+      gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER, TMA_STORE, T>;
   // One kernel for every shape: A or B that TMA cannot read are copied first, not run elsewhere.
   return gemm::warpgroup_variant<BM, BN, BK, STAGES>(
              gemm_launch<BN, STAGES, CLUSTER, PERSISTENT, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER,
-                         TMA_STORE, SPLIT_K>,
+                         TMA_STORE, SPLIT_K, T>,
              kernel, kernel, THREADS, smem_bytes<BN, STAGES, TMA_STORE>(), suffix)
       .with(GEMM_PARAM(CLUSTER))
       .with(GEMM_PARAM(PERSISTENT))
@@ -32,10 +33,12 @@ gemm::Variant tile(const char* suffix = "") {
       .with(GEMM_PARAM(CONSUMER_REGS));
 }
 
-// The first variant is the one ch16::hgemm runs; --variant all runs every one.
+// The first variant of each precision is the one ch16::hgemm (FP16) or ch16::bgemm (BF16) runs;
+// --variant all runs every one.
 std::vector<gemm::Variant> variants() {
   return {
       tile<256, 4>(),
+      tile<256, 4, 2, true, 8, true, false, true, true, __nv_bfloat16>(),
       tile<256, 4, 2, true, 8, true, false, false>("_direct"),
       tile<256, 4, 1>("_c1"),
       tile<128, 6>(),

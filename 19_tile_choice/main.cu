@@ -1,6 +1,6 @@
-// 19_tile_choice's driver: ch19::hgemm (FP16 inputs, the width its rule picks) first, then each
-// width on its own and the configurations that show what the pieces buy (--variant all), each
-// against cuBLAS FP16 in the same process.
+// 19_tile_choice's driver: ch19::hgemm (FP16 inputs, the width its rule picks) and ch19::bgemm
+// (BF16) first, then each width on its own and the configurations that show what the pieces buy
+// (--variant all), each against cuBLAS in the same precision in the same process.
 // The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
@@ -34,9 +34,10 @@ gemm::Variant tile(const char* suffix = "") {
 }
 
 // The entry point: the width by the rule (the report gives the resources of the kernel that ran).
+template <class T = __half>
 gemm::Variant rule() {
   constexpr std::size_t smem = smem_bytes<256, 4, true>();
-  const auto kernel = gemm_kernel<256, 4, 2, 8, true, false, true, DEFERRED>;
+  const auto kernel = gemm_kernel<256, 4, 2, 8, true, false, true, DEFERRED, T>;
   const auto text = [](double v) {
     char t[32];
     std::snprintf(t, sizeof t, "%g", v);
@@ -47,7 +48,8 @@ gemm::Variant rule() {
     widths += (w ? "," : "") + std::to_string(WIDTHS[w]);
     costs += (w ? "," : "") + text(KTILE_COST[w]);
   }
-  return gemm::Variant("fp16_128xW_x64_rule", gemm_choose, gemm::kernel_info(kernel, THREADS, smem),
+  const char* name = std::is_same_v<T, __half> ? "fp16_128xW_x64_rule" : "bf16_128xW_x64_rule";
+  return gemm::Variant(name, gemm_choose<T>, gemm::kernel_info(kernel, THREADS, smem),
                        gemm::kernel_info(kernel, THREADS, smem))
       .with(GEMM_PARAM(BM))
       .with(GEMM_PARAM(BK))
@@ -59,12 +61,13 @@ gemm::Variant rule() {
       .with("MARGIN", text(MARGIN).c_str());
 }
 
-// The first variant is the one ch19::hgemm runs; --variant all runs every one: each width the
-// rule chooses from, on its own, with 17's stream-K and with whole tiles only ("_nostreamk": at
-// 4096^3 these give the costs of a k-tile, README).
+// The first variant of each precision is the one ch19::hgemm (FP16) or ch19::bgemm (BF16) runs;
+// --variant all runs every one: each width the rule chooses from, on its own, with 17's stream-K
+// and with whole tiles only ("_nostreamk": at 4096^3 these give the costs of a k-tile, README).
 std::vector<gemm::Variant> variants() {
   return {
       rule(),
+      rule<__nv_bfloat16>(),
       tile<256, 4>(),
       tile<192, 4>(),
       tile<128, 6>(),

@@ -14,6 +14,7 @@
 #include "hopper.cuh"
 #include "split_k.cuh"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -182,118 +183,176 @@ __device__ __forceinline__ void warpgroup_sync(int id) {
   "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 
 // acc (64 x BN, FP32, in registers) += A (64 x 16, K-major) * B (16 x BN, MN-major: the last
-// immediate, trans-b = 1); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
+// immediate, trans-b = 1), both of input type T (FP16 or BF16: one macro per width, the types
+// its argument); scale_d = 0 overwrites acc. Warp w of the warpgroup holds rows
 // 16w + l/4 and 16w + 8 + l/4; acc[4j .. 4j+3] are columns 8j + 2(l%4) + {0, 1} of those rows.
-template <int BN>
+template <int BN, class T>
 __device__ __forceinline__ void wgmma(float (&acc)[BN / 2], unsigned long long desc_a,
                                       unsigned long long desc_b, int scale_d);
+#define WGMMA_256(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                \
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "  \
+      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "  \
+      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "  \
+      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "                                            \
+      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "                                        \
+      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "                                        \
+      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)                                             \
+      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"                                                         \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72),            \
+        WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96), WGMMA_ACC8(104), WGMMA_ACC8(112),          \
+        WGMMA_ACC8(120)                                                                            \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 template <>
-__device__ __forceinline__ void wgmma<256>(float (&acc)[128], unsigned long long desc_a,
-                                           unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
-      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
-      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95) ", "
-      WGMMA_R8(96, 97, 98, 99, 100, 101, 102, 103) ", "
-      WGMMA_R8(104, 105, 106, 107, 108, 109, 110, 111) ", "
-      WGMMA_R8(112, 113, 114, 115, 116, 117, 118, 119) ", "
-      WGMMA_R8(120, 121, 122, 123, 124, 125, 126, 127)
-      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
-        WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72), WGMMA_ACC8(80), WGMMA_ACC8(88), WGMMA_ACC8(96),
-        WGMMA_ACC8(104), WGMMA_ACC8(112), WGMMA_ACC8(120)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<256, __half>(float (&acc)[128], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_256(".f16.f16");
 }
 template <>
-__device__ __forceinline__ void wgmma<128>(float (&acc)[64], unsigned long long desc_a,
-                                           unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)
-      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32), WGMMA_ACC8(40), WGMMA_ACC8(48),
-        WGMMA_ACC8(56)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<256, __nv_bfloat16>(float (&acc)[128],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_256(".bf16.bf16");
+}
+#define WGMMA_128(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63)       \
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56)                                             \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+template <>
+__device__ __forceinline__ void wgmma<128, __half>(float (&acc)[64], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_128(".f16.f16");
+}
+template <>
+__device__ __forceinline__ void wgmma<128, __nv_bfloat16>(float (&acc)[64],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_128(".bf16.bf16");
 }
 
+#define WGMMA_192(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n192k16.f32" TYPES " {"                                     \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "  \
+      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "  \
+      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "  \
+      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "  \
+      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95)       \
+      "}, %96, %97, p, 1, 1, 0, 1;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),              \
+        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72),            \
+        WGMMA_ACC8(80), WGMMA_ACC8(88)                                                             \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 template <>
-__device__ __forceinline__ void wgmma<192>(float (&acc)[96], unsigned long long desc_a,
-                                          unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31) ", "
-      WGMMA_R8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGMMA_R8(40, 41, 42, 43, 44, 45, 46, 47) ", "
-      WGMMA_R8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGMMA_R8(56, 57, 58, 59, 60, 61, 62, 63) ", "
-      WGMMA_R8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGMMA_R8(72, 73, 74, 75, 76, 77, 78, 79) ", "
-      WGMMA_R8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGMMA_R8(88, 89, 90, 91, 92, 93, 94, 95)
-      "}, %96, %97, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24), WGMMA_ACC8(32),
-        WGMMA_ACC8(40), WGMMA_ACC8(48), WGMMA_ACC8(56), WGMMA_ACC8(64), WGMMA_ACC8(72),
-        WGMMA_ACC8(80), WGMMA_ACC8(88)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<192, __half>(float (&acc)[96], unsigned long long desc_a,
+                                                   unsigned long long desc_b, int scale_d) {
+  WGMMA_192(".f16.f16");
 }
 template <>
-__device__ __forceinline__ void wgmma<64>(float (&acc)[32], unsigned long long desc_a,
-                                          unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31)
-      "}, %32, %33, p, 1, 1, 0, 1;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma<192, __nv_bfloat16>(float (&acc)[96],
+                                                          unsigned long long desc_a,
+                                                          unsigned long long desc_b, int scale_d) {
+  WGMMA_192(".bf16.bf16");
+}
+#define WGMMA_64(TYPES)                                                                            \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32" TYPES " {"                                      \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31)       \
+      "}, %32, %33, p, 1, 1, 0, 1;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24)                               \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+template <>
+__device__ __forceinline__ void wgmma<64, __half>(float (&acc)[32], unsigned long long desc_a,
+                                                  unsigned long long desc_b, int scale_d) {
+  WGMMA_64(".f16.f16");
+}
+template <>
+__device__ __forceinline__ void wgmma<64, __nv_bfloat16>(float (&acc)[32],
+                                                         unsigned long long desc_a,
+                                                         unsigned long long desc_b, int scale_d) {
+  WGMMA_64(".bf16.bf16");
 }
 
 // The transposed product's wgmma: A (64 x 16) MN-major (trans-a = 1: B^T's tile, read as B's
 // rows), B (16 x BN) K-major (trans-b = 0: A^T's tile, read as A's rows).
-template <int BN>
+template <int BN, class T>
 __device__ __forceinline__ void wgmma_t(float (&acc)[BN / 2], unsigned long long desc_a,
                                         unsigned long long desc_b, int scale_d);
+#define WGMMA_T64(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32" TYPES " {"                                      \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "            \
+      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31)       \
+      "}, %32, %33, p, 1, 1, 1, 0;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24)                               \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 template <>
-__device__ __forceinline__ void wgmma_t<64>(float (&acc)[32], unsigned long long desc_a,
-                                            unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15) ", "
-      WGMMA_R8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGMMA_R8(24, 25, 26, 27, 28, 29, 30, 31)
-      "}, %32, %33, p, 1, 1, 1, 0;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8), WGMMA_ACC8(16), WGMMA_ACC8(24)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma_t<64, __half>(float (&acc)[32], unsigned long long desc_a,
+                                                    unsigned long long desc_b, int scale_d) {
+  WGMMA_T64(".f16.f16");
 }
 template <>
-__device__ __forceinline__ void wgmma_t<32>(float (&acc)[16], unsigned long long desc_a,
-                                            unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15)
-      "}, %16, %17, p, 1, 1, 1, 0;\n}\n"
-      : WGMMA_ACC8(0), WGMMA_ACC8(8)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma_t<64, __nv_bfloat16>(float (&acc)[32],
+                                                           unsigned long long desc_a,
+                                                           unsigned long long desc_b, int scale_d) {
+  WGMMA_T64(".bf16.bf16");
+}
+#define WGMMA_T32(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32" TYPES " {"                                      \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGMMA_R8(8, 9, 10, 11, 12, 13, 14, 15)                 \
+      "}, %16, %17, p, 1, 1, 1, 0;\n}\n"                                                           \
+      : WGMMA_ACC8(0), WGMMA_ACC8(8)                                                               \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+template <>
+__device__ __forceinline__ void wgmma_t<32, __half>(float (&acc)[16], unsigned long long desc_a,
+                                                    unsigned long long desc_b, int scale_d) {
+  WGMMA_T32(".f16.f16");
 }
 template <>
-__device__ __forceinline__ void wgmma_t<16>(float (&acc)[8], unsigned long long desc_a,
-                                            unsigned long long desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {"
-      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7)
-      "}, %8, %9, p, 1, 1, 1, 0;\n}\n"
-      : WGMMA_ACC8(0)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+__device__ __forceinline__ void wgmma_t<32, __nv_bfloat16>(float (&acc)[16],
+                                                           unsigned long long desc_a,
+                                                           unsigned long long desc_b, int scale_d) {
+  WGMMA_T32(".bf16.bf16");
+}
+#define WGMMA_T16(TYPES)                                                                           \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n16k16.f32" TYPES " {"                                      \
+      WGMMA_R8(0, 1, 2, 3, 4, 5, 6, 7)                                                             \
+      "}, %8, %9, p, 1, 1, 1, 0;\n}\n"                                                             \
+      : WGMMA_ACC8(0)                                                                              \
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d))
+template <>
+__device__ __forceinline__ void wgmma_t<16, __half>(float (&acc)[8], unsigned long long desc_a,
+                                                    unsigned long long desc_b, int scale_d) {
+  WGMMA_T16(".f16.f16");
+}
+template <>
+__device__ __forceinline__ void wgmma_t<16, __nv_bfloat16>(float (&acc)[8],
+                                                           unsigned long long desc_a,
+                                                           unsigned long long desc_b, int scale_d) {
+  WGMMA_T16(".bf16.bf16");
 }
 
 // The order in which blocks take tiles: GROUP rows of (cluster) tiles at a time, down the
@@ -364,7 +423,7 @@ __device__ __forceinline__ void flag_wait(const int* flag, int value) {
 // SWAP: the product is C^T = B^T A^T (M and N are C^T's: C's N and M): map_a is B's, map_b A's,
 // and C leaves transposed, straight from the registers.
 template <int BN, int STAGES, int CLUSTER, int GROUP, bool WAIT_PREVIOUS, bool RELEASE_CLUSTER,
-          bool TMA_STORE, int DEFER, bool SWAP, bool ROWS>
+          bool TMA_STORE, int DEFER, bool SWAP, bool ROWS, class T = __half>
 __global__ void __launch_bounds__(THREADS, 1)
     gemm_kernel(int M, int N, int K, Schedule sched, int* flags, float alpha, float beta, float* C,
                 bool store_c, bool pairs, const __grid_constant__ CUtensorMap map_a,
@@ -544,11 +603,11 @@ __global__ void __launch_bounds__(THREADS, 1)
           // SWAP: the warpgroup's 64 rows of B^T are its box of B (64 columns by 64 k, 128-byte
           // rows, MN-major); A^T's tile is A's rows, K-major: the descriptors trade places.
           if constexpr (SWAP)
-            wgmma_t<BN>(acc, smem_desc(a + kk * 16 * 128, BK * 128, 1024),
-                        smem_desc(b + kk * 32, 16, 1024), kb > k0 || kk > 0);
+            wgmma_t<BN, T>(acc, smem_desc(a + kk * 16 * 128, BK * 128, 1024),
+                           smem_desc(b + kk * 32, 16, 1024), kb > k0 || kk > 0);
           else
-            wgmma<BN>(acc, smem_desc(a + kk * 32, 16, 1024),
-                      smem_desc(b + kk * 16 * 128, BK * 128, 1024), kb > k0 || kk > 0);
+            wgmma<BN, T>(acc, smem_desc(a + kk * 32, 16, 1024),
+                         smem_desc(b + kk * 16 * 128, BK * 128, 1024), kb > k0 || kk > 0);
         }
         wgmma_commit();
         if (WAIT_PREVIOUS) {  // keep this k-tile's wgmmas running; the previous one's are done
@@ -671,13 +730,15 @@ __device__ __forceinline__ uint4 shifted(uint4 a, uint4 b, unsigned s) {
 // aligned 16-byte words that hold them (its neighbours read the same ones: L1 serves them) and
 // shifts them into place. Past a row's end the chunk holds the next row's first halves, which TMA
 // never reads (the tensor map is cols wide); only the matrix's last chunks go half by half.
-__global__ void __launch_bounds__(256) stage_kernel(__half* dst, long long pitch,
-                                                    const __half* src, int rows, int cols) {
+// T: __half or __nv_bfloat16; the copy moves 2-byte elements whatever their format.
+template <class T>
+__global__ void __launch_bounds__(256) stage_kernel(T* dst, long long pitch, const T* src,
+                                                    int rows, int cols) {
   const long long chunks = pitch / 8, total = rows * chunks;
   const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(src + 1LL * rows * cols);
   for (long long i = blockIdx.x * 256LL + threadIdx.x; i < total; i += gridDim.x * 256LL) {
     const long long r = i / chunks, c = i % chunks * 8;
-    const __half* from = src + r * cols + c;
+    const T* from = src + r * cols + c;
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(from);
     const std::uintptr_t base = at & ~std::uintptr_t(15);
     uint4 out;
@@ -687,20 +748,24 @@ __global__ void __launch_bounds__(256) stage_kernel(__half* dst, long long pitch
       const uint4* w = reinterpret_cast<const uint4*>(base);
       out = shifted(__ldg(w), __ldg(w + 1), unsigned(at - base));
     } else {
-      alignas(16) __half h[8];
-      for (int e = 0; e < 8; ++e) h[e] = at + 2 * e < end ? from[e] : __float2half(0.0f);
+      alignas(16) T h[8];
+      for (int e = 0; e < 8; ++e) h[e] = at + 2 * e < end ? from[e] : T(0.0f);
       out = *reinterpret_cast<const uint4*>(h);
     }
     *reinterpret_cast<uint4*>(dst + r * pitch + c) = out;
   }
 }
-cudaError_t stage(__half* dst, long long pitch, const __half* src, int rows, int cols,
-                  cudaStream_t stream) {
+template <class T>
+cudaError_t stage(T* dst, long long pitch, const T* src, int rows, int cols, cudaStream_t stream) {
   const long long total = rows * (pitch / 8);
   const int blocks = int(std::min<long long>((total + 255) / 256, 4096LL));
   stage_kernel<<<blocks, 256, 0, stream>>>(dst, pitch, src, rows, cols);
   return cudaGetLastError();
 }
+// Defined here for both input types, so that a test can link them from this file's object.
+template cudaError_t stage(__half*, long long, const __half*, int, int, cudaStream_t);
+template cudaError_t stage(__nv_bfloat16*, long long, const __nv_bfloat16*, int, int,
+                           cudaStream_t);
 
 // Whether stream-K shares out the last round of `tiles` tiles of kt k-tiles among `fit` clusters:
 // where that saves each cluster more than MIN_GAIN k-tiles.
@@ -715,11 +780,12 @@ inline bool shares_out(int tiles, int kt, int fit) {
 // registers. STAGE: A or B that TMA cannot read is copied by stage_kernel (else by
 // cudaMemcpy2DAsync). STREAM_K: the last round of tiles shared out by k-tiles where that saves
 // each cluster more than MIN_GAIN k-tiles.
+// T, the input type: __half or __nv_bfloat16 (from A and B).
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
           bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
           bool STREAM_K = true, int DEFER = std::min(DEFERRED, BN / C_CHUNK), bool SWAP = false,
-          bool STAGE = true, bool ROWS = true>
-cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const __half* B,
+          bool STAGE = true, bool ROWS = true, class T = __half>
+cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B,
                         float beta, float* C, cudaStream_t stream,
                         gemm::LaunchInfo* info = nullptr) {
   if (cudaError_t err = gemm::check_gemm_args(M, N, K, A, B, C, info)) return err;
@@ -728,7 +794,7 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
   if (cudaError_t err = gemm::hopper(gpu, info)) return err;
   if (K == 0) return gemm::scale_c(1LL * M * N, beta, C, stream);  // C = beta * C
   auto kernel = gemm_kernel<BN, STAGES, CLUSTER, GROUP, WAIT_PREVIOUS, RELEASE_CLUSTER, TMA_STORE,
-                            DEFER, SWAP, ROWS>;
+                            DEFER, SWAP, ROWS, T>;
   constexpr std::size_t smem = smem_bytes<BN, STAGES, TMA_STORE>();
   int fit = 0;
   if (cudaError_t err = gemm::clusters_that_fit(kernel, CLUSTER, THREADS, smem, gpu->sms, fit))
@@ -752,10 +818,10 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const __half* A, const
     sched.clusters = sched.dp_tiles > 0 ? fit : sched.ranges;
     sched.share = ks / sched.ranges, sched.extra = ks % sched.ranges;
   }
-  gemm::TmaInputs<__half> in;  // copied into aligned scratch first where TMA cannot read them
+  gemm::TmaInputs<T> in;  // copied into aligned scratch first where TMA cannot read them
   // SWAP: A's boxes are A^T's tiles, BN of its rows.
   if (cudaError_t err = in.prepare(*gpu, A, B, M, N, K, SWAP ? BN : BM, BK, stream, info,
-                                   STAGE ? stage : nullptr))
+                                   STAGE ? stage<T> : nullptr))
     return err;
   // The flags of the tiles shared out, taken on the stream.
   int* flags = nullptr;
@@ -839,8 +905,9 @@ inline int tile_width(int M, int N, int K, int clusters) {
 // two for 65-128 rows).
 constexpr int SWAP_ROWS = 128;
 
-// The entry point's launcher: C^T for a C of few rows, else 18's for the width the rule picks.
-cudaError_t gemm_choose(int M, int N, int K, float alpha, const __half* A, const __half* B,
+// The entry points' launcher: C^T for a C of few rows, else 18's for the width the rule picks.
+template <class T>
+cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B,
                         float beta, float* C, cudaStream_t stream,
                         gemm::LaunchInfo* info = nullptr) {
   int sms = 0;
@@ -879,6 +946,12 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const __half* A, const
 // FP16 A and B, FP32 accumulators and C.
 cudaError_t hgemm(int M, int N, int K, float alpha, const __half* A, const __half* B, float beta,
                   float* C, cudaStream_t stream) {
+  return gemm_choose(M, N, K, alpha, A, B, beta, C, stream);
+}
+
+// BF16 A and B (FP32's exponent, 8 bits of mantissa), FP32 accumulators and C.
+cudaError_t bgemm(int M, int N, int K, float alpha, const __nv_bfloat16* A,
+                  const __nv_bfloat16* B, float beta, float* C, cudaStream_t stream) {
   return gemm_choose(M, N, K, alpha, A, B, beta, C, stream);
 }
 

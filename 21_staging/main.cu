@@ -1,6 +1,6 @@
-// 21_staging's driver: ch21::hgemm (FP16 inputs, 20's choice of product and width) first, then
-// 256 columns with and without this chapter's staging and row stores (--variant all), each
-// against cuBLAS FP16 in the same process.
+// 21_staging's driver: ch21::hgemm (FP16 inputs, 20's choice of product and width) and ch21::bgemm
+// (BF16) first, then 256 columns with and without this chapter's staging and row stores (--variant
+// all), each against cuBLAS in the same precision in the same process.
 // The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
@@ -9,9 +9,10 @@
 namespace ch21 {
 // The entry point: C^T where C has at most SWAP_ROWS rows, else the width by 19's rule (the report
 // gives the resources of the kernel that ran).
+template <class T = __half>
 gemm::Variant rule() {
   constexpr std::size_t smem = smem_bytes<256, 4, true>();
-  const auto kernel = gemm_kernel<256, 4, 2, 8, true, false, true, DEFERRED, false, true>;
+  const auto kernel = gemm_kernel<256, 4, 2, 8, true, false, true, DEFERRED, false, true, T>;
   const auto text = [](double v) {
     char t[32];
     std::snprintf(t, sizeof t, "%g", v);
@@ -22,7 +23,8 @@ gemm::Variant rule() {
     widths += (w ? "," : "") + std::to_string(WIDTHS[w]);
     costs += (w ? "," : "") + text(KTILE_COST[w]);
   }
-  return gemm::Variant("fp16_128xW_x64_rule", gemm_choose, gemm::kernel_info(kernel, THREADS, smem),
+  const char* name = std::is_same_v<T, __half> ? "fp16_128xW_x64_rule" : "bf16_128xW_x64_rule";
+  return gemm::Variant(name, gemm_choose<T>, gemm::kernel_info(kernel, THREADS, smem),
                        gemm::kernel_info(kernel, THREADS, smem))
       .with(GEMM_PARAM(BM))
       .with(GEMM_PARAM(BK))
@@ -47,12 +49,13 @@ gemm::Variant wide(const char* suffix) {
       .with(GEMM_PARAM(ROWS));
 }
 
-// The first variant is the one ch21::hgemm runs; --variant all runs every one: 256 columns with
-// both pieces of this chapter, with the staging only ("_stage": C from the registers, 20's) and
-// with neither ("_memcpy": 20's kernel at 256 columns).
+// The first variant of each precision is the one ch21::hgemm (FP16) or ch21::bgemm (BF16) runs;
+// --variant all runs every one: 256 columns with both pieces of this chapter, with the staging only
+// ("_stage": C from the registers, 20's) and with neither ("_memcpy": 20's kernel at 256 columns).
 std::vector<gemm::Variant> variants() {
   return {
       rule(),
+      rule<__nv_bfloat16>(),
       wide<true, true>(""),
       wide<true, false>("_stage"),
       wide<false, false>("_memcpy"),

@@ -26,7 +26,7 @@ std::string name(const gemm::Shape& s) {  // "4096^3" or "16x8192x8192"
 }
 
 // Every chapter's defaults at every size, then every other variant at kVariantSizes, then the
-// FP16 defaults at kShapes; sorted by shape so that each problem is generated once.
+// FP16 and BF16 defaults at kShapes; sorted by shape so that each problem is generated once.
 std::vector<Job> plan(const std::vector<gemm::Shape>& shapes,
                       const std::vector<Chapter>& chapters) {
   std::vector<Job> jobs;
@@ -41,7 +41,7 @@ std::vector<Job> plan(const std::vector<gemm::Shape>& shapes,
   for (const gemm::Shape& s : kShapes)
     for (const Chapter& c : chapters)
       for (std::size_t v = 0; v < c.variants.size(); ++v)
-        if (gemm::is_default(c.variants, v) && c.variants[v].precision == gemm::Precision::FP16)
+        if (gemm::is_default(c.variants, v) && gemm::sixteen_bit(c.variants[v].precision))
           jobs.push_back({"shapes", s, &c, v});
   std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
     return std::make_tuple(a.shape.m, a.shape.n, a.shape.k) <
@@ -76,9 +76,9 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
   if (o.help) {
     std::cout << gemm::usage(prog)
               << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, every "
-                 "other variant at 1024, 2048, 3000 and 4096, the FP16 defaults at skinny and "
-                 "rectangular shapes (bench/plan.h), and a device-to-device copy; one CSV "
-                 "(--csv).\n";
+                 "other variant at 1024, 2048, 3000 and 4096, the FP16 and BF16 defaults at "
+                 "skinny and rectangular shapes (bench/plan.h), and a device-to-device copy; one "
+                 "CSV (--csv).\n";
     return 0;
   }
   if (o.sizes.empty()) o.sizes = kDefaultSizes;
@@ -104,7 +104,8 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
       prob = std::make_unique<gemm::Problem>(j.shape.m, j.shape.n, j.shape.k, o.seed, true,
                                              o.offset);
       for (const gemm::Precision p :
-           {gemm::Precision::FP32, gemm::Precision::TF32, gemm::Precision::FP16}) {
+           {gemm::Precision::FP32, gemm::Precision::TF32, gemm::Precision::FP16,
+            gemm::Precision::BF16}) {
         gemm::Measurement m = gemm::measure_cublas(p, *prob, o, guard.stream);
         m.table = "cublas";
         all.push_back(m);

@@ -23,8 +23,8 @@ inline const std::vector<int> kDefaultSizes = {256,  512,  1000, 1024, 2048, 230
                                                3000, 4095, 4096, 5000, 8192};
 // Every variant that is not a default (the tile sweeps, the blog posts' configurations) runs here.
 inline const std::vector<int> kVariantSizes = {1024, 2048, 3000, 4096};
-// The "shapes" table: every FP16 default (the tensor-core chapters) at the shapes of LLM decoding
-// and small batches (16-128 rows or columns against thousands) and at large rectangles.
+// The "shapes" table: every FP16 and BF16 default (the tensor-core chapters) at the shapes of LLM
+// decoding and small batches (16-128 rows or columns against thousands) and at large rectangles.
 inline const std::vector<gemm::Shape> kShapes = {
     {16, 8192, 8192},   {64, 8192, 8192},   {128, 8192, 8192},  {16, 4096, 4096},
     {128, 4096, 4096},  {8192, 16, 8192},   {8192, 128, 8192},  {4096, 11008, 4096},

@@ -77,7 +77,8 @@ std::string dump_folder(const Options& o, const Measurement& m) {
 }
 
 // Writes what the checked run saw and produced, for scripts/check_npy.py: A and B as the kernel
-// read them (FP16 variants: the rounded __half values), C before and after the launch, the FP64
+// read them (FP16 variants: the rounded __half values; BF16: theirs, as float32, which numpy
+// has no 16-bit type for), C before and after the launch, the FP64
 // reference the harness compared against, and the harness's tolerance and verdict.
 void dump_checked_run(const Measurement& m, Problem& prob, const Options& o,
                       const std::vector<float>& c_before) {
@@ -88,6 +89,14 @@ void dump_checked_run(const Measurement& m, Problem& prob, const Options& o,
     const std::vector<__half> a = prob.A16.to_host(), b = prob.B16.to_host();
     write_npy(dir + "/A.npy", NpyType::F2, {M, K}, a.data());
     write_npy(dir + "/B.npy", NpyType::F2, {K, N}, b.data());
+  } else if (m.precision == Precision::BF16) {
+    const auto wide = [](const std::vector<__nv_bfloat16>& h) {
+      std::vector<float> f(h.size());
+      for (std::size_t i = 0; i < h.size(); ++i) f[i] = __bfloat162float(h[i]);
+      return f;
+    };
+    write_npy(dir + "/A.npy", {M, K}, wide(prob.Abf.to_host()).data());
+    write_npy(dir + "/B.npy", {K, N}, wide(prob.Bbf.to_host()).data());
   } else {
     write_npy(dir + "/A.npy", {M, K}, prob.A.to_host().data());
     write_npy(dir + "/B.npy", {K, N}, prob.B.to_host().data());
@@ -262,7 +271,7 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
   const DeviceInfo dev = query_device();
   bool fp16 = false;
   for (const Variant* v : selected)
-    fp16 |= v->precision == Precision::FP16;
+    fp16 |= sixteen_bit(v->precision);
   if (!fits(prog, shapes, fp16, o.check, dev)) return 1;
   std::cout << describe(dev) << "\n";
 
@@ -287,7 +296,8 @@ int run(int argc, char** argv, const std::string& chapter, const std::vector<Var
       }
     }
     if (o.cublas)
-      for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16})
+      for (const Precision p :
+           {Precision::FP32, Precision::TF32, Precision::FP16, Precision::BF16})
         if (std::any_of(selected.begin(), selected.end(),
                         [&](const Variant* v) { return v->precision == p; }))
           rows.push_back(measure_cublas(p, prob, o, guard.stream));
@@ -360,7 +370,7 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
            "median_ms,min_ms,max_ms,reps,tflops,cublas_ms,ratio_to_cublas,registers,smem_bytes,"
            "blocks_per_sm,occupancy,gpu,cc,sms,clock_mhz,fp32_peak_tflops,driver,runtime,cublas,"
            "date,table,bytes,gb_per_s,access,offset,k_splits,sm_clock_mhz,sm_clock_min_mhz,"
-           "power_w,power_readings,peak_tflops,pct_peak,pct_peak_at_clock,note,command\n";
+           "power_w,power_readings,peak_tflops,pct_peak,pct_peak_at_clock,host_us,note,command\n";
   for (const Measurement& r : rows) {
     const double ref = cublas_ms(rows, r);
     char line[1024];
@@ -368,7 +378,7 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
         line, sizeof line,
         "%s,%s,%s,%d,%d,%d,%g,%g,%s,%.6g,%.6g,%.4g,%.6f,%.6f,%.6f,%d,%.4f,%.6f,%.4f,%d,%zu,%d,"
         "%.3f,%s,%d.%d,%d,%.0f,%.2f,%s,%s,%d.%d.%d,%s,%s,%.0f,%.1f,%s,%d,%d,%.0f,%.0f,%.0f,%d,"
-        "%.2f,%.2f,%.2f,",
+        "%.2f,%.2f,%.2f,%.2f,",
         r.is_cublas ? "cublas" : r.chapter.c_str(), r.variant.c_str(),
         to_string(r.precision).c_str(), r.M, r.N, r.K, r.alpha, r.beta,
         r.checked ? (r.cmp.pass ? "PASS" : "FAIL") : "skipped", r.cmp.max_abs, r.cmp.max_rel,
@@ -380,7 +390,8 @@ void append_csv(const std::string& path, const std::vector<Measurement>& rows, c
         d.cublas_version / 10000, (d.cublas_version / 100) % 100, d.cublas_version % 100,
         now_utc().c_str(), r.table.c_str(), r.bytes, r.gb_per_s(), r.access.c_str(), r.offset,
         r.k_splits, r.sm_clock_mhz, r.sm_clock_min_mhz, r.power_w, r.power_readings,
-        peak_flops(d, r.precision) / 1e12, pct_peak(r, d), pct_peak_at_clock(r, d));
+        peak_flops(d, r.precision) / 1e12, pct_peak(r, d), pct_peak_at_clock(r, d),
+        r.time.host_us);
     out << line << '"' << r.note << "\",\"" << cmd << "\"\n";
   }
 }

@@ -36,6 +36,7 @@ struct Variant {
   Precision precision = Precision::FP32;
   SgemmLaunch sgemm = nullptr;
   HgemmLaunch hgemm = nullptr;
+  BgemmLaunch bgemm = nullptr;
   // The kernel the launcher runs with 16-byte accesses (or TMA), and the one it runs element by
   // element (chapters 01-02, and 10, have one kernel: both are the same).
   KernelInfo kernel, narrow;
@@ -46,6 +47,8 @@ struct Variant {
       : name(std::move(n)), precision(p), sgemm(f), kernel(k), narrow(nk) {}
   Variant(std::string n, HgemmLaunch f, KernelInfo k, KernelInfo nk)
       : name(std::move(n)), precision(Precision::FP16), hgemm(f), kernel(k), narrow(nk) {}
+  Variant(std::string n, BgemmLaunch f, KernelInfo k, KernelInfo nk)
+      : name(std::move(n)), precision(Precision::BF16), bgemm(f), kernel(k), narrow(nk) {}
 
   Variant&& with(const char* param, long long value) && {
     params.emplace_back(param, std::to_string(value));
@@ -58,8 +61,10 @@ struct Variant {
 
   cudaError_t launch(Problem& p, float alpha, float beta, cudaStream_t stream,
                      LaunchInfo* info) const {
-    return sgemm ? sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream, info)
-                 : hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream, info);
+    if (sgemm) return sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream, info);
+    if (bgemm)
+      return bgemm(p.M, p.N, p.K, alpha, p.Abf.ptr, p.Bbf.ptr, beta, p.C.ptr, stream, info);
+    return hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream, info);
   }
 };
 

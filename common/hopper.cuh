@@ -7,11 +7,13 @@
 
 #include "gemm_check.h"
 
+#include <cuda_bf16.h>
 #include <cuda.h>  // CUtensorMap and the encode function's type only: nothing links libcuda
 
 #include <map>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace gemm {
@@ -94,10 +96,10 @@ bool tma_can_read(const T* base, int cols) {
   return aligned_16(base) && cols * sizeof(T) % 16 == 0;
 }
 
-// A row-major rows x cols matrix whose rows lie `pitch` elements apart (T: __half for A and B,
-// float for C), in boxes of 128 bytes (the swizzle span: 64 halves, 32 floats) x box_rows rows,
-// 128-byte swizzled in shared memory. Reads outside the matrix fill zeros; writes outside it are
-// dropped. False where the driver refuses it.
+// A row-major rows x cols matrix whose rows lie `pitch` elements apart (T: __half or
+// __nv_bfloat16 for A and B, float for C), in boxes of 128 bytes (the swizzle span: 64 16-bit
+// elements, 32 floats) x box_rows rows, 128-byte swizzled in shared memory. Reads outside the
+// matrix fill zeros; writes outside it are dropped. False where the driver refuses it.
 template <class T>
 bool tensor_map(EncodeTiled encode, CUtensorMap& map, const T* base, int rows, int cols,
                 long long pitch, int box_rows) {
@@ -106,7 +108,9 @@ bool tensor_map(EncodeTiled encode, CUtensorMap& map, const T* base, int rows, i
   const cuuint32_t box[2] = {128 / sizeof(T), cuuint32_t(box_rows)};
   const cuuint32_t step[2] = {1, 1};
   return encode(&map,
-                sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                std::is_same_v<T, __nv_bfloat16> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                : sizeof(T) == 2                 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
                 2, const_cast<T*>(base), dims, stride, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;

@@ -29,7 +29,8 @@ int dense_flops_per_clock_per_sm(int major, int minor, Precision p) {
   // Tensor cores, dense, FP32 accumulate. GeForce and professional parts of one compute
   // capability differ (GA102 and AD102 GeForce run FP16 with FP32 accumulate at half rate), so
   // only the data-center chips are listed.
-  if (major == 7 && minor == 0) return tf32 ? 0 : 1024;     // V100: 512 FP16 FMA/clk/SM
+  // V100: 512 FP16 FMA/clk/SM; its tensor cores have no TF32 and no BF16.
+  if (major == 7 && minor == 0) return tf32 || p == Precision::BF16 ? 0 : 1024;
   if (major == 8 && minor == 0) return tf32 ? 1024 : 2048;  // A100: 512 TF32, 1024 FP16 FMA
   if (major == 9 && minor == 0) return tf32 ? 2048 : 4096;  // H100, H200: 1024, 2048 FMA
   return 0;

@@ -4,6 +4,7 @@
 #include "reference.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -28,6 +29,11 @@ __global__ void round_to_half_kernel(const float* in, __half* out, std::size_t n
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = __float2half_rn(in[i]);
+}
+__global__ void round_to_bf16_kernel(const float* in, __nv_bfloat16* out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = __float2bfloat16_rn(in[i]);
 }
 
 template <class T>
@@ -213,6 +219,7 @@ std::vector<T> DeviceBuffer<T>::to_host() const {
 template struct DeviceBuffer<float>;
 template struct DeviceBuffer<double>;
 template struct DeviceBuffer<__half>;
+template struct DeviceBuffer<__nv_bfloat16>;
 template struct DeviceBuffer<unsigned long long>;
 
 void fill_uniform(float* p, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
@@ -239,7 +246,7 @@ cublasHandle_t cublas_handle() {
 std::size_t problem_bytes(int M, int N, int K, bool fp16_inputs, bool check) {
   const std::size_t mk = count(M, K), kn = count(K, N), mn = count(M, N);
   std::size_t bytes = 4 * (mk + kn + 2 * mn);
-  if (fp16_inputs) bytes += 2 * (mk + kn);
+  if (fp16_inputs) bytes += 4 * (mk + kn);  // FP16 and BF16 copies
   if (check) bytes += 8 * (mk + kn + 3 * mn);
   return bytes;
 }
@@ -263,6 +270,12 @@ Problem::Problem(int M_, int N_, int K_, std::uint64_t seed, bool fp16_inputs, i
     CUDA_CHECK(cudaGetLastError());
     if (B.count) round_to_half_kernel<<<grid_for(B.count), 256>>>(B.ptr, B16.ptr, B.count);
     CUDA_CHECK(cudaGetLastError());
+    Abf.resize(A.count, offset);
+    Bbf.resize(B.count, offset);
+    if (A.count) round_to_bf16_kernel<<<grid_for(A.count), 256>>>(A.ptr, Abf.ptr, A.count);
+    CUDA_CHECK(cudaGetLastError());
+    if (B.count) round_to_bf16_kernel<<<grid_for(B.count), 256>>>(B.ptr, Bbf.ptr, B.count);
+    CUDA_CHECK(cudaGetLastError());
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -277,10 +290,11 @@ void Problem::reset_c(float beta, cudaStream_t stream) {
 }
 
 Problem::Ref& Problem::ref(Precision p, float alpha, float beta, double cpu_limit) {
-  // TF32 rounding happens inside the kernel; its reference is the exact FP32 problem.
-  const bool half = p == Precision::FP16;
+  // TF32 rounding happens inside the kernel; its reference is the exact FP32 problem. FP16 and
+  // BF16: the rounded inputs.
+  const auto inputs = [](Precision q) { return sixteen_bit(q) ? q : Precision::FP32; };
   for (const auto& r : refs_)
-    if ((r->p == Precision::FP16) == half && r->alpha == alpha && r->beta == beta) return *r;
+    if (inputs(r->p) == inputs(p) && r->alpha == alpha && r->beta == beta) return *r;
 
   auto r = std::make_unique<Ref>();
   r->p = p;
@@ -291,12 +305,19 @@ Problem::Ref& Problem::ref(Precision p, float alpha, float beta, double cpu_limi
   if (macs <= cpu_limit) {
     used_cpu_ = true;
     std::vector<float> a, b;
-    if (half) {
+    if (p == Precision::FP16) {
       const std::vector<__half> a16 = A16.to_host(), b16 = B16.to_host();
       a.assign(a16.size(), 0.0f);
       b.assign(b16.size(), 0.0f);
       std::transform(a16.begin(), a16.end(), a.begin(), [](__half h) { return __half2float(h); });
       std::transform(b16.begin(), b16.end(), b.begin(), [](__half h) { return __half2float(h); });
+    } else if (p == Precision::BF16) {
+      const std::vector<__nv_bfloat16> a16 = Abf.to_host(), b16 = Bbf.to_host();
+      a.assign(a16.size(), 0.0f);
+      b.assign(b16.size(), 0.0f);
+      const auto wide = [](__nv_bfloat16 h) { return __bfloat162float(h); };
+      std::transform(a16.begin(), a16.end(), a.begin(), wide);
+      std::transform(b16.begin(), b16.end(), b.begin(), wide);
     } else {
       a = A.to_host();
       b = B.to_host();
@@ -309,9 +330,12 @@ Problem::Ref& Problem::ref(Precision p, float alpha, float beta, double cpu_limi
                             cudaMemcpyHostToDevice));
   } else {
     DeviceBuffer<double> a(A.count), b(B.count);
-    if (half) {
+    if (p == Precision::FP16) {
       to_double(A16.ptr, a.ptr, A.count);
       to_double(B16.ptr, b.ptr, B.count);
+    } else if (p == Precision::BF16) {
+      to_double(Abf.ptr, a.ptr, A.count);
+      to_double(Bbf.ptr, b.ptr, B.count);
     } else {
       to_double(A.ptr, a.ptr, A.count);
       to_double(B.ptr, b.ptr, B.count);
@@ -355,9 +379,15 @@ void reference_dgemm(cublasHandle_t handle, int M, int N, int K, double alpha, c
 void cublas_gemm(cublasHandle_t handle, Precision p, const Problem& prob, float alpha, float beta) {
   const int M = prob.M, N = prob.N, K = prob.K;
   if (M == 0 || N == 0) return;
-  const void* a = p == Precision::FP16 ? static_cast<const void*>(prob.A16.ptr) : prob.A.ptr;
-  const void* b = p == Precision::FP16 ? static_cast<const void*>(prob.B16.ptr) : prob.B.ptr;
-  const cudaDataType_t in_type = p == Precision::FP16 ? CUDA_R_16F : CUDA_R_32F;
+  const void* a = p == Precision::FP16   ? static_cast<const void*>(prob.A16.ptr)
+                  : p == Precision::BF16 ? static_cast<const void*>(prob.Abf.ptr)
+                                         : prob.A.ptr;
+  const void* b = p == Precision::FP16   ? static_cast<const void*>(prob.B16.ptr)
+                  : p == Precision::BF16 ? static_cast<const void*>(prob.Bbf.ptr)
+                                         : prob.B.ptr;
+  const cudaDataType_t in_type = p == Precision::FP16   ? CUDA_R_16F
+                                 : p == Precision::BF16 ? CUDA_R_16BF
+                                                        : CUDA_R_32F;
   const cublasComputeType_t compute =
       p == Precision::TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, b, in_type, N, a,
@@ -376,6 +406,7 @@ TimingStats time_launches(const std::function<void()>& launch, int warmup, int r
     launch();
   DeviceBuffer<unsigned long long> clocks(2 * static_cast<std::size_t>(reps));
   std::vector<cudaEvent_t> start(reps), stop(reps);
+  std::vector<double> host_us(reps);
   for (int i = 0; i < reps; ++i) {
     CUDA_CHECK(cudaEventCreate(&start[i]));
     CUDA_CHECK(cudaEventCreate(&stop[i]));
@@ -385,7 +416,10 @@ TimingStats time_launches(const std::function<void()>& launch, int warmup, int r
   for (int i = 0; i < reps; ++i) {
     CUDA_CHECK(cudaMemsetAsync(flush.ptr, i & 0xff, flush.count, stream));
     CUDA_CHECK(cudaEventRecord(start[i], stream));
+    const auto called = std::chrono::steady_clock::now();
     launch();
+    host_us[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - called)
+                     .count();
     CUDA_CHECK(cudaEventRecord(stop[i], stream));
     clock_probe_kernel<<<1, 1, 0, stream>>>(clocks.ptr + 2 * i);
     CUDA_CHECK(cudaGetLastError());
@@ -405,7 +439,9 @@ TimingStats time_launches(const std::function<void()>& launch, int warmup, int r
     mhz[i] = c[2 * i + 1] ? 1e3 * double(c[2 * i]) / double(c[2 * i + 1]) : 0.0;
   std::sort(mhz.begin(), mhz.end());
   std::sort(ms.begin(), ms.end());
+  std::sort(host_us.begin(), host_us.end());
   TimingStats s;
+  s.host_us = reps % 2 ? host_us[reps / 2] : 0.5 * (host_us[reps / 2 - 1] + host_us[reps / 2]);
   s.sm_clock_mhz = reps % 2 ? mhz[reps / 2] : 0.5 * (mhz[reps / 2 - 1] + mhz[reps / 2]);
   s.sm_clock_min_mhz = mhz.front();
   s.reps = reps;

@@ -7,6 +7,7 @@
 #include "cuda_check.h"
 #include "precision.h"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -19,11 +20,13 @@ namespace gemm {
 
 struct LaunchInfo;  // gemm_check.h
 
-// The chapter contract's entry points (chNN::sgemm, chNN::hgemm) ...
+// The chapter contract's entry points (chNN::sgemm, chNN::hgemm, chNN::bgemm) ...
 using SgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const float* A, const float* B,
                                 float beta, float* C, cudaStream_t stream);
 using HgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A, const __half* B,
                                 float beta, float* C, cudaStream_t stream);
+using BgemmFn = cudaError_t (*)(int M, int N, int K, float alpha, const __nv_bfloat16* A,
+                                const __nv_bfloat16* B, float beta, float* C, cudaStream_t stream);
 // ... and the launchers behind them (chNN::gemm_launch<...>), which also say what they did.
 using SgemmLaunch = cudaError_t (*)(int M, int N, int K, float alpha, const float* A,
                                     const float* B, float beta, float* C, cudaStream_t stream,
@@ -31,6 +34,9 @@ using SgemmLaunch = cudaError_t (*)(int M, int N, int K, float alpha, const floa
 using HgemmLaunch = cudaError_t (*)(int M, int N, int K, float alpha, const __half* A,
                                     const __half* B, float beta, float* C, cudaStream_t stream,
                                     LaunchInfo* info);
+using BgemmLaunch = cudaError_t (*)(int M, int N, int K, float alpha, const __nv_bfloat16* A,
+                                    const __nv_bfloat16* B, float beta, float* C,
+                                    cudaStream_t stream, LaunchInfo* info);
 
 // `count` elements at `ptr`, which lies `offset` elements past the start of the allocation
 // (cudaMalloc's, 256-byte aligned): with offset 1 the pointer is aligned to its element only, as
@@ -73,6 +79,7 @@ class Problem {
   int M, N, K, offset;
   DeviceBuffer<float> A, B, C, C0;  // C0: the initial C that beta scales
   DeviceBuffer<__half> A16, B16;    // FP16 roundings of A and B (if fp16_inputs)
+  DeviceBuffer<__nv_bfloat16> Abf, Bbf;  // BF16 roundings of A and B (if fp16_inputs)
 
   // Puts C in its pre-call state: C0 when beta != 0; NaN when beta == 0 (it must not be read, and
   // any element the kernel fails to write stays NaN and fails the check).
@@ -123,6 +130,9 @@ struct TimingStats {
   // The SM clock right after each timed launch, measured on the GPU (a probe kernel counts SM
   // cycles against %globaltimer for ~50 us): the median and the lowest.
   double sm_clock_mhz = 0, sm_clock_min_mhz = 0;
+  // The host's time inside one call of `launch` (the launcher's work until the launch is queued;
+  // the GPU does not wait for it here), median over the timed calls.
+  double host_us = 0;
 };
 
 // Times `launch` with CUDA events around each launch, after `warmup` untimed ones. Before each

@@ -75,13 +75,14 @@ Variant warp_tile_variant(Launch launch, Kernel wide, Kernel narrow, std::size_t
 }
 
 // 11 on: a BM x BN x BK block tile computed by warpgroups with wgmma, STAGES shared-memory
-// stages, FP16 inputs; named "fp16_BMxBNxBK_sSTAGES" and a suffix for what else sets the variant
-// apart. wide and narrow: the kernels of the 16-byte and element paths (the same one where TMA
-// reads every shape).
+// stages, FP16 or BF16 inputs (as the launcher takes them); named "fp16_BMxBNxBK_sSTAGES" (or
+// "bf16_...") and a suffix for what else sets the variant apart. wide and narrow: the kernels of
+// the 16-byte and element paths (the same one where TMA reads every shape).
 template <int BM, int BN, int BK, int STAGES, class Launch, class Kernel>
 Variant warpgroup_variant(Launch launch, Kernel wide, Kernel narrow, int threads,
                           std::size_t dynamic_smem, const char* suffix = "") {
-  const std::string name = "fp16_" + std::to_string(BM) + "x" + std::to_string(BN) + "x" +
+  const char* prefix = std::is_same_v<Launch, BgemmLaunch> ? "bf16_" : "fp16_";
+  const std::string name = prefix + std::to_string(BM) + "x" + std::to_string(BN) + "x" +
                            std::to_string(BK) + "_s" + std::to_string(STAGES) + suffix;
   return Variant(name, launch, kernel_info(wide, threads, dynamic_smem),
                  kernel_info(narrow, threads, dynamic_smem))

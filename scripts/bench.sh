@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The full reproduction on this machine's GPU. Builds (or brings the build up to date), then, in
 # one process (build/bench/gemm_bench): every chapter's default kernel(s) and cuBLAS (FP32, TF32,
-# FP16) at each size, every other variant at 1024, 2048, 3000 and 4096, the FP16 defaults at the
-# skinny and rectangular shapes of bench/plan.h, a device-copy bandwidth.
+# FP16, BF16) at each size, every other variant at 1024, 2048, 3000 and 4096, the FP16 and BF16
+# defaults at the skinny and rectangular shapes of bench/plan.h, a device-copy bandwidth.
 # Then the Nsight Compute evidence (when ncu is installed), the SASS counts (when cuobjdump is),
 # the plots (when matplotlib is) and the generated tables (scripts/summarize.py --write).
 #   usage: scripts/bench.sh              the plan's sizes (bench/plan.h: 256 .. 8192)

@@ -5,7 +5,8 @@ the standard library).
   check_npy.py DIR      DIR is one dump folder (it holds meta.json) or a folder holding them
 
 A driver run with --dump DIR writes, per checked kernel, DIR/<variant>_<M>x<N>x<K>/ with A.npy,
-B.npy (float16 for FP16 variants: the rounded values the kernel read), C_before.npy (the C the
+B.npy (float16 for FP16 variants, the values the kernel read; for BF16 variants their float32
+widening, numpy having no bfloat16: each value's low 16 bits are zero), C_before.npy (the C the
 kernel saw: NaN when beta = 0), C.npy (its output), ref.npy (the harness's FP64 reference) and
 meta.json (shape, alpha, beta, precision, the harness's rtol, atol and verdict). For each one this
 recomputes, in float64,
@@ -105,11 +106,16 @@ def check(np, folder):
         M, N, K = (int(meta[k]) for k in ("M", "N", "K"))
         alpha, beta = float(meta["alpha"]), float(meta["beta"])
         precision, verdict = meta["precision"], meta["verdict"]
-        if precision not in ("fp32", "tf32", "fp16"):
+        if precision not in ("fp32", "tf32", "fp16", "bf16"):
             raise ValueError(f"unknown precision '{precision}' in meta.json")
         inputs = "float16" if precision == "fp16" else "float32"
         A = load(np, folder, "A.npy", inputs, (M, K))
         B = load(np, folder, "B.npy", inputs, (K, N))
+        for label, m in (("A.npy", A), ("B.npy", B)):
+            # BF16 is FP32's top 16 bits: a value with any of the low 16 set is not what a BF16
+            # kernel read (the dump holds the unrounded inputs, say).
+            if precision == "bf16" and np.any(m.view(np.uint32) & 0xFFFF):
+                raise ValueError(f"{label} holds values that are not BF16 (low 16 bits set)")
         C_before = load(np, folder, "C_before.npy", "float32", (M, N))
         C = load(np, folder, "C.npy", "float32", (M, N))
         ref = load(np, folder, "ref.npy", "float64", (M, N))

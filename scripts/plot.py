@@ -67,12 +67,14 @@ PRECISIONS = {
     "fp32": ("#4878b0", "FP32 CUDA cores", 4),
     "tf32": ("#e49a2e", "TF32 tensor cores", 4),
     "fp16": ("#4f9d5a", "FP16 in, FP32 out, tensor cores", 2),
+    "bf16": ("#c44e52", "BF16 in, FP32 out, tensor cores", 2),
 }
 OTHER_PRECISION = ("#9467bd", "{} tensor cores", 2)  # unknown precision: assume 16-bit inputs
 CUBLAS_FACE, CUBLAS_HATCH = "#d0d0d0", "///"
 # cuBLAS lines and stars: black/grey with their own dashes, never a chapter colour.
-CUBLAS_DASH = {"fp32": (0, (7, 2)), "tf32": (0, (7, 2, 1.5, 2)), "fp16": (0, (2, 1.5))}
-CUBLAS_FILL = {"fp32": "black", "tf32": "#909090", "fp16": "white"}
+CUBLAS_DASH = {"fp32": (0, (7, 2)), "tf32": (0, (7, 2, 1.5, 2)), "fp16": (0, (2, 1.5)),
+               "bf16": (0, (4, 1.5, 1, 1.5, 1, 1.5))}
+CUBLAS_FILL = {"fp32": "black", "tf32": "#909090", "fp16": "white", "bf16": "#606060"}
 MARKERS = "osD^vP<>Xph"
 
 
@@ -433,7 +435,8 @@ def roofline(series, cublas, ceilings, rows, d, gpu):
             + (f"Nsight Compute dram__bytes_read.sum + dram__bytes_write.sum (ncu_{SIZE}.csv)."
                if ncu is not None else f"no ncu_{SIZE}.csv, so compulsory bytes as for cuBLAS."),
             "cuBLAS (not profiled) at compulsory bytes: 4(MK+KN+2MN) for FP32/TF32 inputs, "
-            "2(MK+KN)+8MN for FP16 inputs (each input read once, FP32 C read and written once)."]
+            "2(MK+KN)+8MN for FP16 and BF16 inputs (each input read once, FP32 C read and written "
+            "once)."]
     save(fig, d, "roofline.png", foot)
 
 

@@ -24,6 +24,8 @@ and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unles
     variants [sizes=4096] [csv=F]  every variant of CHAPTER (from F in the results folder: a
                                   chapter driver's --variant all --csv run, not bench.csv)
     access [sizes=4096,4095]      CHAPTER's defaults on the 16-byte path and element by element
+    shapes [chapters=a,b,..] [precision=fp16]  the 16-bit defaults at the plan's other shapes:
+                                  CHAPTER's (FP16 and BF16), or those chapters' in one precision
     kernels rows=CH:VAR,.. [size=4096]    chosen kernels side by side
     ncu kernels=CH[:VAR],.. metrics=NAME,.. [size=4096]  Nsight Compute metrics (METRICS below),
                                   one column per kernel, ratios computed here (ncu_SIZE.csv)
@@ -43,6 +45,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = os.path.join("results", "nvidia-h200")  # the GPU the chapter READMEs quote
 NCU_SIZE = 4096
+# The precisions, in the order tables list them; BF16 rows appear where a run has them.
+PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
+CUBLAS_NAMES = {"fp32": "cuBLAS FP32", "tf32": "cuBLAS TF32", "fp16": "cuBLAS FP16 in, FP32 out",
+                "bf16": "cuBLAS BF16 in, FP32 out"}
 MARK = re.compile(r"(<!-- generated: ([a-z0-9]+)([^>]*?) -->\n)(.*?)(<!-- end generated -->)", re.S)
 
 
@@ -74,8 +80,13 @@ class Run:
                 and int(r["M"]) == size]
 
     def default(self, chapter, size, precision=None):
+        """The chapter's default of `precision` at `size`; without one, for BF16 its FP16 default
+        (the same input width: 11's BF16 against 10's FP16), else its first."""
         rows = self.defaults(chapter, size)
-        rows = [r for r in rows if precision in (None, r["precision"])] or rows
+        for p in [precision] + (["fp16"] if precision == "bf16" else []):
+            same = [r for r in rows if p in (None, r["precision"])]
+            if same:
+                return same[0]
         return rows[0] if rows else None
 
     def variant(self, chapter, variant, size):
@@ -113,6 +124,12 @@ class Run:
 
     def ceiling(self):
         return next((r for r in self.rows if r["chapter"] == "ceiling"), None)
+
+    def cublas_precisions(self):
+        """The precisions of the cuBLAS rows tables list: FP32, TF32, FP16 always (a missing one
+        shows as empty cells), BF16 where the run has it."""
+        return [p for p in PRECISIONS if p != "bf16" or
+                any(r["chapter"] == "cublas" and r["precision"] == p for r in self.rows)]
 
 
 def copy_tb_s(r):
@@ -370,30 +387,41 @@ def shape_name(r):
 
 
 def gen_shapes(run, chapter, args):
-    """The FP16 defaults at the plan's skinny and rectangular shapes (M x N x K): this chapter
-    against cuBLAS and the chapter before; with chapters=a,b,.. each one's TFLOP/s (x cuBLAS)."""
-    rows = [r for r in run.shaped if r["precision"] == "fp16"]
+    """The 16-bit defaults at the plan's skinny and rectangular shapes (M x N x K): this chapter's
+    FP16 and BF16 rows (a precision column where it has both) against cuBLAS and the chapter
+    before (for BF16 its FP16 row where it has no BF16); with chapters=a,b,.. each one's TFLOP/s
+    (x cuBLAS) in precision=P (default fp16)."""
+    rows = [r for r in run.shaped if r["precision"] in ("fp16", "bf16")]
     shapes = list(dict.fromkeys((r["M"], r["N"], r["K"]) for r in rows))
-    of = {(r["chapter"], r["M"], r["N"], r["K"]): r for r in rows}
+    of = {(r["precision"], r["chapter"], r["M"], r["N"], r["K"]): r for r in rows}
     if "chapters" in args:
-        chs = args["chapters"].split(",")
+        prec, chs = args.get("precision", "fp16"), args["chapters"].split(",")
+        shapes = [s for s in shapes if any(k[0] == prec and k[2:] == s for k in of)]
         trows = [[shape_name(dict(zip("MNK", s)))] +
-                 [f"{f(of[(c,) + s], 'tflops'):.1f} ({cublas_ratio(run, of[(c,) + s])})" if (c,) + s in of else ""
-                  for c in chs] +
-                 [f"{f(run.cublas_of(of[(chs[-1],) + s]), 'tflops'):.1f}" if (chs[-1],) + s in of else ""]
+                 [f"{f(of[(prec, c) + s], 'tflops'):.1f} ({cublas_ratio(run, of[(prec, c) + s])})"
+                  if (prec, c) + s in of else "" for c in chs] +
+                 [f"{f(run.cublas_of(of[(prec, chs[-1]) + s]), 'tflops'):.1f}"
+                  if (prec, chs[-1]) + s in of else ""]
                  for s in shapes]
-        return table(["M x N x K"] + chs + ["cuBLAS FP16"], trows, ["---"] + ["---:"] * (len(chs) + 1))
+        return table(["M x N x K"] + chs + [f"cuBLAS {prec.upper()}"], trows,
+                     ["---"] + ["---:"] * (len(chs) + 1))
     prev = run.previous(chapter)
+    precs = [p for p in ("fp16", "bf16") if any(k[:2] == (p, chapter) for k in of)]
+    many = len(precs) > 1
     trows = []
     for s in shapes:
-        r = of.get((chapter,) + s)
-        if not r:
-            continue
-        p = of.get((prev,) + s)
-        trows.append([shape_name(r), f"{f(r, 'median_ms'):.4f}", f"{f(r, 'tflops'):.1f}", at_clock(r),
-                      cublas_ratio(run, r), x(f(p, "median_ms"), f(r, "median_ms")) if p else "-"])
-    return table(["M x N x K", "ms", "TFLOP/s", "% of peak at the clock held", "x cuBLAS", f"x {prev}"],
-                 trows, ["---"] + ["---:"] * 5)
+        for prec in precs:
+            r = of.get((prec, chapter) + s)
+            if not r:
+                continue
+            p = of.get((prec, prev) + s) or (of.get(("fp16", prev) + s) if prec == "bf16" else None)
+            trows.append([shape_name(r)] + ([prec.upper()] if many else []) +
+                         [f"{f(r, 'median_ms'):.4f}", f"{f(r, 'tflops'):.1f}", at_clock(r),
+                          cublas_ratio(run, r),
+                          x(f(p, "median_ms"), f(r, "median_ms")) if p else "-"])
+    head = ["M x N x K"] + (["precision"] if many else []) + \
+        ["ms", "TFLOP/s", "% of peak at the clock held", "x cuBLAS", f"x {prev}"]
+    return table(head, trows, ["---"] * (2 if many else 1) + ["---:"] * 5)
 
 
 def gen_access(run, chapter, args):
@@ -486,7 +514,8 @@ def gen_ladder(run, _chapter, args):
 def gen_cublas(run, _chapter, _args):
     r0 = run.rows[0]
     parts = []
-    for prec, name in (("fp32", "FP32"), ("tf32", "TF32"), ("fp16", "FP16 in / FP32 out")):
+    for prec, name in (("fp32", "FP32"), ("tf32", "TF32"), ("fp16", "FP16 in / FP32 out"),
+                       ("bf16", "BF16 in / FP32 out")):
         c = run.cublas(NCU_SIZE, prec)
         if c:
             parts.append(f"{name} {f(c, 'tflops'):.1f} TFLOP/s")
@@ -544,7 +573,7 @@ def gen_mmapeak(run, _chapter, args):
         rows = [r for r in rows if r["warps_per_sm"] == args["warps"]]
     out = []
     for r in rows:
-        prec = "tf32" if "tf32" in r["instruction"] else "fp16"
+        prec = next((p for p in ("tf32", "bf16") if p in r["instruction"]), "fp16")
         c = run.cublas(NCU_SIZE, prec)
         out.append([f"`{r['instruction']}`", r["warps_per_sm"], r["chains"], f"{f(r, 'tflops'):.1f}",
                     r["sm_clock_mhz"],
@@ -661,7 +690,7 @@ def compare(old, new):
 def clock_lines(run):
     """The clock and power the rows ran at, by precision (bench.csv's sm_clock_mhz, power_w)."""
     lines = []
-    for prec in ("fp32", "tf32", "fp16"):
+    for prec in PRECISIONS:
         rows = [r for r in run.rows if r["precision"] == prec and float(r.get("sm_clock_mhz") or -1) > 0]
         if not rows:
             continue
@@ -703,14 +732,17 @@ def results_readme(run, rel):
     trows, prev = [], {}
     for ch in run.chapters:
         for r in run.defaults(ch, n):
-            p = prev.get(r["precision"]) or prev.get("fp32")
+            # A chapter's first row of a precision against the chapter before in the nearest one:
+            # BF16 against FP16 (the same input width), the others against FP32.
+            p = prev.get(r["precision"]) or (r["precision"] == "bf16" and prev.get("fp16")) or \
+                prev.get("fp32")
             trows.append([label(run, r), r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
                           pct_peak(r), at_clock(r), cublas_ratio(run, r),
                           x(f(p, "median_ms"), f(r, "median_ms")) if p else ""])
         for r in run.defaults(ch, n):
             prev[r["precision"]] = r
-    for prec, name in (("fp32", "cuBLAS FP32"), ("tf32", "cuBLAS TF32"), ("fp16", "cuBLAS FP16 in, FP32 out")):
-        c = run.cublas(n, prec)
+    for prec in run.cublas_precisions():
+        c, name = run.cublas(n, prec), CUBLAS_NAMES[prec]
         if c:
             trows.append([name, "", f"{f(c, 'median_ms'):.3f}", f"{f(c, 'tflops'):.2f}", pct_peak(c),
                           at_clock(c), "1.000", ""])
@@ -743,27 +775,30 @@ def results_readme(run, rel):
                 r = run.default(ch, n, prec)
                 cells.append(f"{f(r, 'tflops'):.1f} ({cublas_ratio(run, r)})" if r else "")
             trows.append([ch + (f" {prec.upper()}" if len(run.precisions(ch)) > 1 else "")] + cells)
-    for prec in ("fp32", "tf32", "fp16"):
+    for prec in run.cublas_precisions():
         trows.append([f"cuBLAS {prec.upper()}"] +
                      [f"{f(run.cublas(n, prec), 'tflops'):.1f}" if run.cublas(n, prec) else "" for n in sizes])
     out += [table(["kernel"] + [str(n) for n in sizes], trows), ""]
 
-    if run.shaped:
-        chs = sorted({r["chapter"] for r in run.shaped})[-4:]
-        out += ["## Skinny and rectangular shapes (FP16)", "",
-                "The FP16 defaults of the last chapters at the plan's other shapes (`bench/plan.h`): "
-                "TFLOP/s and, in brackets, x cuBLAS FP16 timed right before.", "",
-                gen_shapes(run, None, {"chapters": ",".join(chs)}), ""]
+    for prec in ("fp16", "bf16"):  # bench/plan.cu runs the 16-bit defaults there
+        chs = sorted({r["chapter"] for r in run.shaped if r["precision"] == prec})[-4:]
+        if not chs:
+            continue
+        P = prec.upper()
+        out += [f"## Skinny and rectangular shapes ({P})", "",
+                f"The {P} defaults of the last chapters at the plan's other shapes (`bench/plan.h`): "
+                f"TFLOP/s and, in brackets, x cuBLAS {P} timed right before.", "",
+                gen_shapes(run, None, {"chapters": ",".join(chs), "precision": prec}), ""]
 
     out += ["## Measured ceilings", "",
             table(["ceiling", "value"],
                   [[f"{p.upper()} dense peak (SMs x FLOP/clock/SM x max clock; common/peak.cpp)",
-                    f"{f(r, 'peak_tflops'):.1f} TFLOP/s"] for p in ("fp32", "tf32", "fp16")
+                    f"{f(r, 'peak_tflops'):.1f} TFLOP/s"] for p in PRECISIONS
                    for r in [next((q for q in rows if q["precision"] == p
                                    and float(q.get("peak_tflops") or 0) > 0), None)] if r] +
                   [[f"cuBLAS {p.upper()}, best size",
                     f"{max(f(r, 'tflops') for r in rows if r['chapter'] == 'cublas' and r['precision'] == p):.1f} TFLOP/s"]
-                   for p in ("fp32", "tf32", "fp16") if run.cublas(sizes[-1], p)] +
+                   for p in PRECISIONS if run.cublas(sizes[-1], p)] +
                   ([["device-to-device copy (bytes read + written)", f"{copy_tb_s(run.ceiling()):.2f} TB/s"]]
                    if run.ceiling() else [])), ""]
 

@@ -95,6 +95,33 @@ TEST_CASE("the tolerance grows with K for FP32 and is wider for TF32", "[compare
   CHECK(gemm::tolerance_for(Precision::FP32, 4096, 21.0).atol == Approx(21 * large.rtol));
 }
 
+TEST_CASE("FP16 and BF16: the FP32 accumulation's tolerance, the rounded inputs' reference",
+          "[compare]") {
+  using gemm::Precision;
+  // The reference sees the rounded inputs and their products are exact in FP32 (11 x 11 and
+  // 8 x 8 significant bits): only the accumulation's bound remains, as for FP32.
+  for (const int K : {1, 72, 4096, 100000}) {
+    const gemm::Tolerance fp32 = gemm::tolerance_for(Precision::FP32, K, 3.0);
+    for (const Precision p : {Precision::FP16, Precision::BF16}) {
+      INFO(gemm::to_string(p) << " K=" << K);
+      CHECK(gemm::tolerance_for(p, K, 3.0).rtol == fp32.rtol);
+      CHECK(gemm::tolerance_for(p, K, 3.0).atol == fp32.atol);
+    }
+  }
+  CHECK(gemm::sixteen_bit(Precision::FP16));
+  CHECK(gemm::sixteen_bit(Precision::BF16));
+  CHECK_FALSE(gemm::sixteen_bit(Precision::FP32));
+  CHECK_FALSE(gemm::sixteen_bit(Precision::TF32));
+}
+
+TEST_CASE("precision names, as the report, the CSV and the scripts spell them", "[compare]") {
+  using gemm::Precision;
+  CHECK(gemm::to_string(Precision::FP32) == "fp32");
+  CHECK(gemm::to_string(Precision::TF32) == "tf32");
+  CHECK(gemm::to_string(Precision::FP16) == "fp16");
+  CHECK(gemm::to_string(Precision::BF16) == "bf16");
+}
+
 TEST_CASE("rms skips non-finite values", "[compare]") {
   const double v[] = {3.0, -4.0, NAN};
   CHECK(gemm::rms(v, 2) == Approx(std::sqrt(12.5)));

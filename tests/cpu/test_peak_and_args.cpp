@@ -115,6 +115,11 @@ TEST_CASE("dense peaks per SM and clock, by compute capability and precision", "
   CHECK(gemm::dense_flops_per_clock_per_sm(8, 0, Precision::FP16) == 2048);
   CHECK(gemm::dense_flops_per_clock_per_sm(8, 6, Precision::FP16) == 0);  // GeForce/pro differ
   CHECK(gemm::dense_flops_per_clock_per_sm(8, 6, Precision::FP32) == 256);
+  // BF16 runs at FP16's rate where tensor cores have it (A100, Hopper); V100 has none.
+  CHECK(gemm::dense_flops_per_clock_per_sm(9, 0, Precision::BF16) == 4096);
+  CHECK(gemm::dense_flops_per_clock_per_sm(8, 0, Precision::BF16) == 2048);
+  CHECK(gemm::dense_flops_per_clock_per_sm(7, 0, Precision::BF16) == 0);
+  CHECK(gemm::dense_flops_per_clock_per_sm(7, 0, Precision::FP16) == 1024);
   // H200: 132 SMs at 1980 MHz: FP16 with FP32 accumulate 1070.5 TFLOP/s, TF32 535.3.
   CHECK(gemm::peak_flops(132, 4096, 1.98e9) / 1e12 == Approx(1070.5).epsilon(0.0005));
   CHECK(gemm::peak_flops(132, 2048, 1.98e9) / 1e12 == Approx(535.3).epsilon(0.0005));

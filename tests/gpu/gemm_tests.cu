@@ -52,7 +52,7 @@ const Shape kShapes[] = {
     {16, 16, 4096},
     {1000, 1004, 1000},
     {2048, 2048, 2048},
-    // N and K multiples of 8 (FP16 16-byte copies), M and N off every tile size.
+    // N and K multiples of 8 (16-bit inputs' 16-byte copies), M and N off every tile size.
     {7, 8, 8},
     {33, 72, 24},
     {129, 136, 40},
@@ -79,8 +79,9 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-bool fp16(const gemm::Variant& v) {
-  return v.precision == gemm::Precision::FP16;
+// Whether the variant reads 16-bit inputs (FP16 or BF16): its Problem needs the rounded copies.
+bool sixteen(const gemm::Variant& v) {
+  return gemm::sixteen_bit(v.precision);
 }
 
 cudaError_t run(const gemm::Variant& v, gemm::Problem& p, float alpha, float beta,
@@ -100,10 +101,35 @@ void require_pass(const gemm::Variant& v, gemm::Problem& prob, AlphaBeta ab,
   REQUIRE(r.pass);
 }
 
+// v's launcher on M x N x K (not p's own sizes: the argument checks) with p's inputs of v's
+// precision, A replaced by null where asked, into c.
+cudaError_t run_on(const gemm::Variant& v, gemm::Problem& p, int M, int N, int K, float alpha,
+                   bool null_a, float beta, float* c, gemm::LaunchInfo* info) {
+  if (v.sgemm)
+    return v.sgemm(M, N, K, alpha, null_a ? nullptr : p.A.ptr, p.B.ptr, beta, c, nullptr, info);
+  if (v.bgemm)
+    return v.bgemm(M, N, K, alpha, null_a ? nullptr : p.Abf.ptr, p.Bbf.ptr, beta, c, nullptr,
+                   info);
+  return v.hgemm(M, N, K, alpha, null_a ? nullptr : p.A16.ptr, p.B16.ptr, beta, c, nullptr, info);
+}
+
 cudaError_t run(EntryPoint e, gemm::Problem& p, float alpha, float beta,
                 cudaStream_t stream = nullptr) {
-  return e.sgemm ? e.sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream)
-                 : e.hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream);
+  if (e.sgemm) return e.sgemm(p.M, p.N, p.K, alpha, p.A.ptr, p.B.ptr, beta, p.C.ptr, stream);
+  if (e.bgemm) return e.bgemm(p.M, p.N, p.K, alpha, p.Abf.ptr, p.Bbf.ptr, beta, p.C.ptr, stream);
+  return e.hgemm(p.M, p.N, p.K, alpha, p.A16.ptr, p.B16.ptr, beta, p.C.ptr, stream);
+}
+
+// A[at] = value in the copy v reads (and in the FP32 one, which the others are rounded from).
+void set_a(const gemm::Variant& v, gemm::Problem& p, std::size_t at, float value) {
+  CUDA_CHECK(cudaMemcpy(p.A.ptr + at, &value, sizeof value, cudaMemcpyHostToDevice));
+  if (v.precision == gemm::Precision::FP16) {
+    const __half h = __float2half(value);
+    CUDA_CHECK(cudaMemcpy(p.A16.ptr + at, &h, sizeof h, cudaMemcpyHostToDevice));
+  } else if (v.precision == gemm::Precision::BF16) {
+    const __nv_bfloat16 h = __float2bfloat16(value);
+    CUDA_CHECK(cudaMemcpy(p.Abf.ptr + at, &h, sizeof h, cudaMemcpyHostToDevice));
+  }
 }
 
 }  // namespace
@@ -132,7 +158,7 @@ void require_hopper(const std::vector<gemm::Variant>& variants) {
 
 gemm::Variant EntryPoint::default_of(const std::vector<gemm::Variant>& variants) const {
   for (const gemm::Variant& v : variants)
-    if ((sgemm && v.sgemm) || (hgemm && v.hgemm)) return v;
+    if ((sgemm && v.sgemm) || (hgemm && v.hgemm) || (bgemm && v.bgemm)) return v;
   FAIL("the chapter's main.cu has no variant of this entry point's input type");
   return variants.front();
 }
@@ -143,7 +169,7 @@ void check_shape_matrix(const gemm::Variant& v, const Paths& paths) {
   std::uint64_t seed = 100;
   for (const Shape& s : kShapes)
     for (const int offset : {0, 1}) {
-      gemm::Problem prob(s.M, s.N, s.K, ++seed, fp16(v), offset);
+      gemm::Problem prob(s.M, s.N, s.K, ++seed, sixteen(v), offset);
       const bool small = double(s.M) * s.N * s.K < (1 << 22);
       const AlphaBeta* begin = small ? std::begin(kAllPairs) : std::begin(kLargePairs);
       const AlphaBeta* end = small ? std::end(kAllPairs) : std::end(kLargePairs);
@@ -169,14 +195,10 @@ void check_shape_matrix(const gemm::Variant& v, const Paths& paths) {
 }
 
 void check_rejected_arguments(const gemm::Variant& v) {
-  gemm::Problem prob(8, 8, 8, 3, fp16(v));
+  gemm::Problem prob(8, 8, 8, 3, sixteen(v));
   gemm::LaunchInfo info;
   const auto call = [&](int M, int N, int K, bool null_a) {
-    if (v.sgemm)
-      return v.sgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A.ptr, prob.B.ptr, 0.0f, prob.C.ptr,
-                     nullptr, &info);
-    return v.hgemm(M, N, K, 1.0f, null_a ? nullptr : prob.A16.ptr, prob.B16.ptr, 0.0f, prob.C.ptr,
-                   nullptr, &info);
+    return run_on(v, prob, M, N, K, 1.0f, null_a, 0.0f, prob.C.ptr, &info);
   };
   prob.reset_c(1.0f, nullptr);
   const std::vector<float> before = prob.C.to_host();
@@ -205,15 +227,10 @@ void check_rejected_arguments(const gemm::Variant& v) {
 void check_nonfinite_propagation(const gemm::Variant& v) {
   const Shape s{67, 72, 40};  // edge tiles in M and N; N and K fit every vector width
   for (const float bad : {NAN, INFINITY}) {
-    gemm::Problem prob(s.M, s.N, s.K, 9, fp16(v));
+    gemm::Problem prob(s.M, s.N, s.K, 9, sixteen(v));
     const std::vector<double> clean = prob.reference(v.precision, 1.0f, 0.0f);
     const int bad_row = 40, bad_k = 17;
-    const std::size_t at = std::size_t(bad_row) * s.K + bad_k;
-    CUDA_CHECK(cudaMemcpy(prob.A.ptr + at, &bad, sizeof bad, cudaMemcpyHostToDevice));
-    if (fp16(v)) {
-      const __half h = __float2half(bad);
-      CUDA_CHECK(cudaMemcpy(prob.A16.ptr + at, &h, sizeof h, cudaMemcpyHostToDevice));
-    }
+    set_a(v, prob, std::size_t(bad_row) * s.K + bad_k, bad);
     prob.reset_c(0.0f, nullptr);
     REQUIRE(run(v, prob, 1.0f, 0.0f) == cudaSuccess);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -244,7 +261,7 @@ void check_nonfinite_propagation(const gemm::Variant& v) {
 
 void check_corruption_is_caught(const gemm::Variant& v) {
   const Shape s{129, 136, 72};
-  gemm::Problem prob(s.M, s.N, s.K, 11, fp16(v));
+  gemm::Problem prob(s.M, s.N, s.K, 11, sixteen(v));
   prob.reset_c(0.0f, nullptr);
   REQUIRE(run(v, prob, 1.0f, 0.0f) == cudaSuccess);
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -274,7 +291,7 @@ void check_corruption_is_caught(const gemm::Variant& v) {
 // split (the split rule wants chunks of at least 128; 17-21 share out no tile of 3 k-tiles),
 // so no atomics reorder the sums.
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
-  gemm::Problem prob(1000, 2048, 136, 21, fp16(v));
+  gemm::Problem prob(1000, 2048, 136, 21, sixteen(v));
   prob.reset_c(0.5f, nullptr);
   REQUIRE(run(e, prob, 1.5f, 0.5f) == cudaSuccess);
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -295,7 +312,7 @@ void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v) {
   constexpr int kThreads = 4;
   std::vector<std::unique_ptr<gemm::Problem>> probs;
   for (int t = 0; t < kThreads; ++t) {
-    probs.push_back(std::make_unique<gemm::Problem>(300 + 64 * t, 520, 200, 31 + t, fp16(v)));
+    probs.push_back(std::make_unique<gemm::Problem>(300 + 64 * t, 520, 200, 31 + t, sixteen(v)));
     probs.back()->reset_c(0.0f, nullptr);
   }
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -337,12 +354,11 @@ void check_c_one_past_aligned(const gemm::Variant& v) {
     gemm::DeviceBuffer<float> c(std::size_t(M) * N, 1);
     CUDA_CHECK(cudaMemcpy(c.ptr, prob.C.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
     gemm::LaunchInfo info;
-    REQUIRE(v.hgemm(M, N, K, alpha, prob.A16.ptr, prob.B16.ptr, beta, c.ptr, nullptr, &info) ==
-            cudaSuccess);
+    REQUIRE(run_on(v, prob, M, N, K, alpha, false, beta, c.ptr, &info) == cudaSuccess);
     CHECK(info.access == "tma");
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(prob.C.ptr, c.ptr, c.count * sizeof(float), cudaMemcpyDeviceToDevice));
-    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, alpha, beta);
+    const gemm::CompareResult r = prob.check_c(v.precision, alpha, beta);
     INFO(gemm::report(r, N));
     REQUIRE(r.pass);
   }
@@ -367,7 +383,7 @@ void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M, int
       if (run == 0) first = got;
       CHECK(same_bits(first, got));
     }
-    const gemm::CompareResult r = prob.check_c(gemm::Precision::FP16, 1.0f, beta);
+    const gemm::CompareResult r = prob.check_c(v.precision, 1.0f, beta);
     INFO(gemm::report(r, N));
     REQUIRE(r.pass);
   }

@@ -3,9 +3,10 @@
 // aligned address, rejected arguments, NaN/Inf propagation, a checker that must catch one
 // corrupted element; and for each entry point of the chapter contract, that it runs its default
 // variant bit for bit and that first calls from several host threads at once all succeed.
-// A test file declares its chapter (GEMM_DECLARE_VARIANTS, _SGEMM, _HGEMM) and tests its entry
-// points and its variants, by name; both come from the chapter's NN_x_variants objects (its
-// compiled main.cu).
+// A test file declares its chapter (GEMM_DECLARE_VARIANTS, _SGEMM, _HGEMM, _BGEMM) and tests its
+// entry points and its variants, by name; both come from the chapter's NN_x_variants objects (its
+// compiled main.cu). Every check reads the inputs of the variant's precision (FP32, FP16 or BF16
+// copies of the same A and B) and compares with the reference and tolerance of that precision.
 #pragma once
 
 #include "../catch_compat.h"
@@ -29,7 +30,7 @@ struct Paths {
 };
 inline constexpr Paths element_only{0};
 inline constexpr Paths float4_paths{4};  // FP32 and TF32 inputs: 4 floats per 16 bytes
-inline constexpr Paths half8_paths{8};   // FP16 inputs: 8 halves per 16 bytes
+inline constexpr Paths half8_paths{8};   // FP16 and BF16 inputs: 8 per 16 bytes
 inline constexpr Paths tma_paths{8, "tma", "tma staged", "element"};
 
 // A copy of a variant of the chapter, found by name ("" and a precision: the default of that
@@ -37,12 +38,14 @@ inline constexpr Paths tma_paths{8, "tma", "tma staged", "element"};
 gemm::Variant find(const std::vector<gemm::Variant>& variants, const std::string& name,
                    gemm::Precision p = gemm::Precision::FP32);
 
-// A contract entry point (chNN::sgemm or chNN::hgemm).
+// A contract entry point (chNN::sgemm, chNN::hgemm or chNN::bgemm).
 struct EntryPoint {
   gemm::SgemmFn sgemm = nullptr;
   gemm::HgemmFn hgemm = nullptr;
+  gemm::BgemmFn bgemm = nullptr;
   EntryPoint(gemm::SgemmFn f) : sgemm(f) {}
   EntryPoint(gemm::HgemmFn f) : hgemm(f) {}
+  EntryPoint(gemm::BgemmFn f) : bgemm(f) {}
   // The default variant it must run: the first with a launcher of the same input type.
   gemm::Variant default_of(const std::vector<gemm::Variant>& variants) const;
 };
@@ -89,6 +92,11 @@ void require_hopper(const std::vector<gemm::Variant>& variants);
   namespace NS {                                                                       \
   cudaError_t hgemm(int, int, int, float, const __half*, const __half*, float, float*, \
                     cudaStream_t);                                                     \
+  }
+#define GEMM_DECLARE_BGEMM(NS)                                                              \
+  namespace NS {                                                                            \
+  cudaError_t bgemm(int, int, int, float, const __nv_bfloat16*, const __nv_bfloat16*, float, \
+                    float*, cudaStream_t);                                                  \
   }
 
 // The four test cases of one variant (VARIANT: an expression giving a gemm::Variant), named NAME;

@@ -2,6 +2,7 @@
 
 GEMM_DECLARE_VARIANTS(ch16)
 GEMM_DECLARE_HGEMM(ch16)
+GEMM_DECLARE_BGEMM(ch16)
 
 GEMM_REQUIRE_HOPPER(ch16)
 
@@ -10,6 +11,9 @@ GEMM_REQUIRE_HOPPER(ch16)
 // Where TMA can read A and B the launcher reports "tma"; elsewhere it copies them into aligned
 // scratch first ("tma staged"); with K = 0 it only scales C ("element").
 GEMM_ENTRY_POINT_TESTS_IF(ch16_hopper, "[ch16][fp16]", ch16, "ch16::hgemm (FP16)", ch16::hgemm,
+                          gemm_tests::tma_paths)
+// BF16: the same kernels instantiated for BF16 inputs (2-byte elements too: the same paths).
+GEMM_ENTRY_POINT_TESTS_IF(ch16_hopper, "[ch16][bf16]", ch16, "ch16::bgemm (BF16)", ch16::bgemm,
                           gemm_tests::tma_paths)
 GEMM_VARIANT_TESTS_IF(ch16_hopper, "[ch16][fp16][direct]", ch16, "fp16_128x256x64_s4_direct",
                       gemm_tests::tma_paths)

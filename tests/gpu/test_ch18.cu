@@ -2,6 +2,7 @@
 
 GEMM_DECLARE_VARIANTS(ch18)
 GEMM_DECLARE_HGEMM(ch18)
+GEMM_DECLARE_BGEMM(ch18)
 
 GEMM_REQUIRE_HOPPER(ch18)
 
@@ -9,6 +10,9 @@ GEMM_REQUIRE_HOPPER(ch18)
 // Where TMA can read A and B the launcher reports "tma"; elsewhere it copies them into aligned
 // scratch first ("tma staged"); with K = 0 it only scales C ("element").
 GEMM_ENTRY_POINT_TESTS_IF(ch18_hopper, "[ch18][fp16]", ch18, "ch18::hgemm (FP16)", ch18::hgemm,
+                          gemm_tests::tma_paths)
+// BF16: the same kernels instantiated for BF16 inputs (2-byte elements too: the same paths).
+GEMM_ENTRY_POINT_TESTS_IF(ch18_hopper, "[ch18][bf16]", ch18, "ch18::bgemm (BF16)", ch18::bgemm,
                           gemm_tests::tma_paths)
 GEMM_VARIANT_TESTS_IF(ch18_hopper, "[ch18][fp16][direct]", ch18, "fp16_128x256x64_s4_direct",
                       gemm_tests::tma_paths)

@@ -2,6 +2,7 @@
 
 GEMM_DECLARE_VARIANTS(ch19)
 GEMM_DECLARE_HGEMM(ch19)
+GEMM_DECLARE_BGEMM(ch19)
 
 GEMM_REQUIRE_HOPPER(ch19)
 
@@ -9,6 +10,9 @@ GEMM_REQUIRE_HOPPER(ch19)
 // The entry point picks a width per shape, so its shape matrix runs several kernels; 192 and 64
 // columns are new here (256 and 128 are 18's kernels), and each runs the whole matrix as well.
 GEMM_ENTRY_POINT_TESTS_IF(ch19_hopper, "[ch19][fp16]", ch19, "ch19::hgemm (FP16)", ch19::hgemm,
+                          gemm_tests::tma_paths)
+// BF16: the same kernels instantiated for BF16 inputs (2-byte elements too: the same paths).
+GEMM_ENTRY_POINT_TESTS_IF(ch19_hopper, "[ch19][bf16]", ch19, "ch19::bgemm (BF16)", ch19::bgemm,
                           gemm_tests::tma_paths)
 GEMM_VARIANT_TESTS_IF(ch19_hopper, "[ch19][fp16][w192]", ch19, "fp16_128x192x64_s4",
                       gemm_tests::tma_paths)

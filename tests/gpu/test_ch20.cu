@@ -2,12 +2,16 @@
 
 GEMM_DECLARE_VARIANTS(ch20)
 GEMM_DECLARE_HGEMM(ch20)
+GEMM_DECLARE_BGEMM(ch20)
 
 GEMM_REQUIRE_HOPPER(ch20)
 
 // The entry point computes C^T where C has at most 128 rows and more columns (the matrix's
 // shapes of 1-127 rows) and runs 19's widths elsewhere.
 GEMM_ENTRY_POINT_TESTS_IF(ch20_hopper, "[ch20][fp16]", ch20, "ch20::hgemm (FP16)", ch20::hgemm,
+                          gemm_tests::tma_paths)
+// BF16: the same kernels instantiated for BF16 inputs (2-byte elements too: the same paths).
+GEMM_ENTRY_POINT_TESTS_IF(ch20_hopper, "[ch20][bf16]", ch20, "ch20::bgemm (BF16)", ch20::bgemm,
                           gemm_tests::tma_paths)
 
 // A and B aligned, C only 4-byte aligned: TMA still reads A and B, C goes element by element.

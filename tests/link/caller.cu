@@ -2,6 +2,7 @@
 // linked with every chapter's kernel.cu object (compiled alone). It runs each entry point once on
 // a small problem and compares it with a double-precision product on the CPU. Exit 0 when all
 // agree, 1 when one fails, 77 without a GPU (CTest: skipped).
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -13,10 +14,13 @@ using SgemmFn = cudaError_t (*)(int, int, int, float, const float*, const float*
                                 cudaStream_t);
 using HgemmFn = cudaError_t (*)(int, int, int, float, const __half*, const __half*, float, float*,
                                 cudaStream_t);
-struct EntryPoint {
+using BgemmFn = cudaError_t (*)(int, int, int, float, const __nv_bfloat16*, const __nv_bfloat16*,
+                                float, float*, cudaStream_t);
+struct EntryPoint {  // one of sgemm, hgemm, bgemm set
   const char* name;
   SgemmFn sgemm;
   HgemmFn hgemm;
+  BgemmFn bgemm;
   bool hopper_only;  // may refuse a GPU that is not compute capability 9.0
 };
 
@@ -46,29 +50,40 @@ int main() {
   const int M = 96, N = 136, K = 72;
   std::vector<float> a(M * K), b(K * N), c(M * N);
   std::vector<__half> a16(a.size()), b16(b.size());
+  std::vector<__nv_bfloat16> abf(a.size()), bbf(b.size());
   unsigned state = 12345;
   const auto next = [&] { return (state = state * 1664525u + 1013904223u) / 4294967296.0f - 0.5f; };
-  for (std::size_t i = 0; i < a.size(); ++i)
+  for (std::size_t i = 0; i < a.size(); ++i) {
     a16[i] = __float2half(a[i] = next());
-  for (std::size_t i = 0; i < b.size(); ++i)
+    abf[i] = __float2bfloat16(a[i]);
+  }
+  for (std::size_t i = 0; i < b.size(); ++i) {
     b16[i] = __float2half(b[i] = next());
+    bbf[i] = __float2bfloat16(b[i]);
+  }
   float *da, *db, *dc;
   __half *da16, *db16;
+  __nv_bfloat16 *dabf, *dbbf;
   CHECK_CUDA(cudaMalloc(&da, a.size() * 4));
   CHECK_CUDA(cudaMalloc(&db, b.size() * 4));
   CHECK_CUDA(cudaMalloc(&dc, c.size() * 4));
   CHECK_CUDA(cudaMalloc(&da16, a.size() * 2));
   CHECK_CUDA(cudaMalloc(&db16, b.size() * 2));
+  CHECK_CUDA(cudaMalloc(&dabf, a.size() * 2));
+  CHECK_CUDA(cudaMalloc(&dbbf, b.size() * 2));
   CHECK_CUDA(cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(da16, a16.data(), a16.size() * 2, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(db16, b16.data(), b16.size() * 2, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(dabf, abf.data(), abf.size() * 2, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(dbbf, bbf.data(), bbf.size() * 2, cudaMemcpyHostToDevice));
 
   int failed = 0;
   for (const EntryPoint& e : entry_points) {
     CHECK_CUDA(cudaMemset(dc, 0xff, c.size() * 4));  // NaN: beta = 0 must not read C
-    const cudaError_t err = e.sgemm ? e.sgemm(M, N, K, 1.0f, da, db, 0.0f, dc, nullptr)
-                                    : e.hgemm(M, N, K, 1.0f, da16, db16, 0.0f, dc, nullptr);
+    const cudaError_t err = e.sgemm   ? e.sgemm(M, N, K, 1.0f, da, db, 0.0f, dc, nullptr)
+                            : e.hgemm ? e.hgemm(M, N, K, 1.0f, da16, db16, 0.0f, dc, nullptr)
+                                      : e.bgemm(M, N, K, 1.0f, dabf, dbbf, 0.0f, dc, nullptr);
     if (err == cudaErrorInvalidValue && e.hopper_only && !hopper) {
       std::printf("%-16s refuses this GPU (%s is not compute capability 9.0), as it may\n", e.name,
                   prop.name);
@@ -77,15 +92,21 @@ int main() {
     CHECK_CUDA(err);
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaMemcpy(c.data(), dc, c.size() * 4, cudaMemcpyDeviceToHost));
-    // TF32 and FP16 products keep about 10 bits: 1e-2 of the output's RMS is far above their
-    // error at K = 72 and far below a wrong result.
+    // The reference sees FP16 and BF16 inputs rounded as the kernel does; TF32 rounds its inputs
+    // to 10 bits inside the kernel. 1e-2 of the output's RMS is far above either error at K = 72
+    // and far below a wrong result.
+    const auto a_at = [&](int i) {
+      return e.sgemm ? a[i] : e.hgemm ? __half2float(a16[i]) : __bfloat162float(abf[i]);
+    };
+    const auto b_at = [&](int i) {
+      return e.sgemm ? b[i] : e.hgemm ? __half2float(b16[i]) : __bfloat162float(bbf[i]);
+    };
     double worst = 0, sum_sq = 0;
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < N; ++j) {
         double ref = 0;
         for (int k = 0; k < K; ++k)
-          ref += e.sgemm ? double(a[i * K + k]) * b[k * N + j]
-                         : double(__half2float(a16[i * K + k])) * __half2float(b16[k * N + j]);
+          ref += double(a_at(i * K + k)) * b_at(k * N + j);
         const double diff = std::fabs(c[i * N + j] - ref);
         worst = std::isfinite(c[i * N + j]) ? std::fmax(worst, diff) : INFINITY;
         sum_sq += ref * ref;
