@@ -224,15 +224,17 @@ def bar_4096(series, cublas, d, gpu):
                 bars.append((f"cuBLAS {p.upper()}", num(ref, "tflops"), CUBLAS_FACE, CUBLAS_HATCH,
                              at_clock(ref)))
         top = max([v for _, v, _, _, _ in bars if v] or [1.0])
+        # Each bar's text on one line, upright: side by side, three lines of neighbours overlap.
         for i, (label, v, face, hatch, share) in enumerate(bars):
             if v is None:  # keep the chapter visible even without a 4096 run
                 ax.text(i, 0.02 * top, f"no {SIZE}\nrun", ha="center", va="bottom", fontsize=8)
                 continue
             ax.bar(i, v, width=0.7, color=face, hatch=hatch, edgecolor="black" if hatch else face,
                    linewidth=0.8)
-            ax.text(i, v + 0.01 * top, f"{v:.1f}{share}", ha="center", va="bottom", fontsize=8)
+            ax.text(i, v + 0.01 * top, f"{v:.1f}{share}".replace("\n", ", "), ha="center",
+                    va="bottom", rotation=90, fontsize=7.5)
         ax.set_xticks(range(len(bars)), [b[0] for b in bars], rotation=30, ha="right", fontsize=8.5)
-        ax.set(xlim=(-0.6, len(bars) - 0.4), ylim=(0, top * 1.2), ylabel="TFLOP/s (linear scale)",
+        ax.set(xlim=(-0.6, len(bars) - 0.4), ylim=(0, top * 1.9), ylabel="TFLOP/s (linear scale)",
                title=title)
         ax.grid(axis="y", alpha=0.3)
         ax.set_axisbelow(True)
@@ -372,7 +374,7 @@ def roofline(series, cublas, ceilings, rows, d, gpu):
     ymin = 10 ** math.floor(math.log10(min(tfs + [bw * xmin] if bw else tfs) / 2))
     ymax = max([peak for _, peak, _ in roofs] + tfs) * 2.5
 
-    fig, ax = plt.subplots(figsize=(14, 7.5), dpi=DPI, layout="constrained")
+    fig, ax = plt.subplots(figsize=(18, 8.5), dpi=DPI, layout="constrained")
     fig.get_layout_engine().set(rect=(0, 0.11, 1, 0.89))  # room for the footnote
     style = {"color": "#404040", "linewidth": 1.6, "zorder": 1}
     texts, flat = [], []  # roof labels; (left end, TFLOP/s) of the flat roofs
@@ -411,7 +413,8 @@ def roofline(series, cublas, ceilings, rows, d, gpu):
     title = f"kernel at {SIZE} (number: the chapter)" + (
         f"\n(no ncu_{SIZE}.csv: all at compulsory bytes)" if ncu is None else
         "\n(hollow: no ncu bytes, compulsory bytes)" if unmeasured else "")
-    legend_right(ax, title=title, title_fontsize=9)
+    # FP16 and BF16 rows of every Hopper chapter: two columns, or the legend outgrows the figure.
+    legend_right(ax, title=title, title_fontsize=9, ncol=2 if len(marks) > 20 else 1)
     fig.canvas.draw()  # the final layout, so that the labels can be placed in display space
     px = ax.transData.transform
     marks = [m for m in marks if m[1]]
