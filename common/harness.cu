@@ -90,13 +90,8 @@ void dump_checked_run(const Measurement& m, Problem& prob, const Options& o,
     write_npy(dir + "/A.npy", NpyType::F2, {M, K}, a.data());
     write_npy(dir + "/B.npy", NpyType::F2, {K, N}, b.data());
   } else if (m.precision == Precision::BF16) {
-    const auto wide = [](const std::vector<__nv_bfloat16>& h) {
-      std::vector<float> f(h.size());
-      for (std::size_t i = 0; i < h.size(); ++i) f[i] = __bfloat162float(h[i]);
-      return f;
-    };
-    write_npy(dir + "/A.npy", {M, K}, wide(prob.Abf.to_host()).data());
-    write_npy(dir + "/B.npy", {K, N}, wide(prob.Bbf.to_host()).data());
+    write_npy(dir + "/A.npy", {M, K}, widened(prob.Abf).data());
+    write_npy(dir + "/B.npy", {K, N}, widened(prob.Bbf).data());
   } else {
     write_npy(dir + "/A.npy", {M, K}, prob.A.to_host().data());
     write_npy(dir + "/B.npy", {K, N}, prob.B.to_host().data());

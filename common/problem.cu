@@ -222,6 +222,20 @@ template struct DeviceBuffer<__half>;
 template struct DeviceBuffer<__nv_bfloat16>;
 template struct DeviceBuffer<unsigned long long>;
 
+template <class T, class Widen>
+static std::vector<float> widened_copy(const DeviceBuffer<T>& d, Widen widen) {
+  const std::vector<T> h = d.to_host();
+  std::vector<float> f(h.size());
+  std::transform(h.begin(), h.end(), f.begin(), widen);
+  return f;
+}
+std::vector<float> widened(const DeviceBuffer<__half>& d) {
+  return widened_copy(d, [](__half x) { return __half2float(x); });
+}
+std::vector<float> widened(const DeviceBuffer<__nv_bfloat16>& d) {
+  return widened_copy(d, [](__nv_bfloat16 x) { return __bfloat162float(x); });
+}
+
 void fill_uniform(float* p, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
   if (n == 0) return;
   fill_uniform_kernel<<<grid_for(n), 256, 0, stream>>>(p, n, seed);
@@ -306,18 +320,11 @@ Problem::Ref& Problem::ref(Precision p, float alpha, float beta, double cpu_limi
     used_cpu_ = true;
     std::vector<float> a, b;
     if (p == Precision::FP16) {
-      const std::vector<__half> a16 = A16.to_host(), b16 = B16.to_host();
-      a.assign(a16.size(), 0.0f);
-      b.assign(b16.size(), 0.0f);
-      std::transform(a16.begin(), a16.end(), a.begin(), [](__half h) { return __half2float(h); });
-      std::transform(b16.begin(), b16.end(), b.begin(), [](__half h) { return __half2float(h); });
+      a = widened(A16);
+      b = widened(B16);
     } else if (p == Precision::BF16) {
-      const std::vector<__nv_bfloat16> a16 = Abf.to_host(), b16 = Bbf.to_host();
-      a.assign(a16.size(), 0.0f);
-      b.assign(b16.size(), 0.0f);
-      const auto wide = [](__nv_bfloat16 h) { return __bfloat162float(h); };
-      std::transform(a16.begin(), a16.end(), a.begin(), wide);
-      std::transform(b16.begin(), b16.end(), b.begin(), wide);
+      a = widened(Abf);
+      b = widened(Bbf);
     } else {
       a = A.to_host();
       b = B.to_host();

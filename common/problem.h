@@ -145,6 +145,10 @@ TimingStats time_launches(const std::function<void()>& launch, int warmup, int r
 void fill_uniform(float* p, std::size_t n, std::uint64_t seed, cudaStream_t stream);
 void fill_value(float* p, std::size_t n, float value, cudaStream_t stream);
 
+// A host copy of 16-bit device values, each widened to float (exactly).
+std::vector<float> widened(const DeviceBuffer<__half>& d);
+std::vector<float> widened(const DeviceBuffer<__nv_bfloat16>& d);
+
 // The process-wide cuBLAS handle (created on first use).
 cublasHandle_t cublas_handle();
 
