@@ -86,8 +86,9 @@ class Problem {
   void reset_c(float beta, cudaStream_t stream);
 
   // The FP64 reference for alpha, beta and these inputs (FP16: their rounded values), kept on the
-  // device for the checks; cuBLAS DGEMM above `cpu_limit` multiply-adds, the CPU below. Cached
-  // per (precision, alpha, beta). This one is a host copy of it.
+  // device for the checks; the CPU for at most `cpu_limit` multiply-adds over at most
+  // cpu_limit / 16 elements of A, B and C, cuBLAS DGEMM otherwise. Cached per (precision, alpha,
+  // beta). This one is a host copy of it.
   const std::vector<double>& reference(Precision p, float alpha, float beta,
                                        double cpu_limit = 1 << 24);
 
