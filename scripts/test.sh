@@ -29,5 +29,5 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGEMM_BUILD_TESTS=ON \
       ${CUDA_ARCHS:+-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS"}
 cmake --build "$build" -j"$(nproc)"
-# The GPU tests run side by side on the one GPU: each is a process of its own, mostly host work.
+# The GPU tests run side by side on the one GPU, a chapter to a process (tests/CMakeLists.txt).
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"

@@ -132,7 +132,8 @@ void require_hopper(const std::vector<gemm::Variant>& variants);
   GEMM_VARIANT_TESTS_IF(gemm_tests::always, TAG, NS, NAME, PATHS)
 
 // An entry point of the contract (NAME: "ch07::sgemm"): its default variant's four test cases,
-// that the entry point runs that variant bit for bit, and first calls from several threads.
+// that the entry point runs that variant bit for bit, and first calls from several threads
+// ([first_calls]: CTest runs each of those in a fresh process, tests/CMakeLists.txt).
 #define GEMM_ENTRY_POINT_TESTS_IF(REQUIRE_GPU, TAG, NS, NAME, ENTRY, PATHS)                        \
   GEMM_TESTS_OF_IF(REQUIRE_GPU, TAG, NAME,                                                         \
                    gemm_tests::EntryPoint(ENTRY).default_of(NS::variants()), PATHS)                \
@@ -141,7 +142,8 @@ void require_hopper(const std::vector<gemm::Variant>& variants);
     gemm_tests::check_entry_point_runs_default(                                                    \
         ENTRY, gemm_tests::EntryPoint(ENTRY).default_of(NS::variants()));                          \
   }                                                                                                \
-  TEST_CASE(NAME ": first calls from several host threads at once, each on its own stream", TAG) { \
+  TEST_CASE(NAME ": first calls from several host threads at once, each on its own stream",       \
+            TAG "[first_calls]") {                                                                 \
     REQUIRE_GPU();                                                                                 \
     gemm_tests::check_concurrent_first_calls(                                                      \
         ENTRY, gemm_tests::EntryPoint(ENTRY).default_of(NS::variants()));                          \
