@@ -47,6 +47,12 @@ REFERENCE = os.path.join("results", "nvidia-h200")  # the GPU the chapter README
 NCU_SIZE = 4096
 # The precisions, in the order tables list them; BF16 rows appear where a run has them.
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
+
+
+def same_width(precision):
+    """What a row of `precision` compares with, in order: its own precision, then for BF16 FP16
+    (the same input width: 11's BF16 against 10's FP16)."""
+    return [precision] + (["fp16"] if precision == "bf16" else [])
 CUBLAS_NAMES = {"fp32": "cuBLAS FP32", "tf32": "cuBLAS TF32", "fp16": "cuBLAS FP16 in, FP32 out",
                 "bf16": "cuBLAS BF16 in, FP32 out"}
 MARK = re.compile(r"(<!-- generated: ([a-z0-9]+)([^>]*?) -->\n)(.*?)(<!-- end generated -->)", re.S)
@@ -80,10 +86,10 @@ class Run:
                 and int(r["M"]) == size]
 
     def default(self, chapter, size, precision=None):
-        """The chapter's default of `precision` at `size`; without one, for BF16 its FP16 default
-        (the same input width: 11's BF16 against 10's FP16), else its first."""
+        """The chapter's default of `precision` at `size`; without one, of the same width
+        (same_width), else its first."""
         rows = self.defaults(chapter, size)
-        for p in [precision] + (["fp16"] if precision == "bf16" else []):
+        for p in same_width(precision):
             same = [r for r in rows if p in (None, r["precision"])]
             if same:
                 return same[0]
@@ -414,7 +420,7 @@ def gen_shapes(run, chapter, args):
             r = of.get((prec, chapter) + s)
             if not r:
                 continue
-            p = of.get((prec, prev) + s) or (of.get(("fp16", prev) + s) if prec == "bf16" else None)
+            p = next((of[(q, prev) + s] for q in same_width(prec) if (q, prev) + s in of), None)
             trows.append([shape_name(r)] + ([prec.upper()] if many else []) +
                          [f"{f(r, 'median_ms'):.4f}", f"{f(r, 'tflops'):.1f}", at_clock(r),
                           cublas_ratio(run, r),
@@ -733,9 +739,8 @@ def results_readme(run, rel):
     for ch in run.chapters:
         for r in run.defaults(ch, n):
             # A chapter's first row of a precision against the chapter before in the nearest one:
-            # BF16 against FP16 (the same input width), the others against FP32.
-            p = prev.get(r["precision"]) or (r["precision"] == "bf16" and prev.get("fp16")) or \
-                prev.get("fp32")
+            # of the same width (same_width), else FP32.
+            p = next((prev[q] for q in same_width(r["precision"]) + ["fp32"] if q in prev), None)
             trows.append([label(run, r), r["variant"], f"{f(r, 'median_ms'):.3f}", f"{f(r, 'tflops'):.2f}",
                           pct_peak(r), at_clock(r), cublas_ratio(run, r),
                           x(f(p, "median_ms"), f(r, "median_ms")) if p else ""])
