@@ -25,15 +25,16 @@ __global__ void fill_value_kernel(float* p, std::size_t n, float value) {
     p[i] = value;
 }
 
-__global__ void round_to_half_kernel(const float* in, __half* out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = __float2half_rn(in[i]);
+// FP32 to FP16 or BF16, round to nearest even.
+__device__ __forceinline__ void round_to(float x, __half& out) { out = __float2half_rn(x); }
+__device__ __forceinline__ void round_to(float x, __nv_bfloat16& out) {
+  out = __float2bfloat16_rn(x);
 }
-__global__ void round_to_bf16_kernel(const float* in, __nv_bfloat16* out, std::size_t n) {
+template <class T>
+__global__ void round_to_kernel(const float* in, T* out, std::size_t n) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = __float2bfloat16_rn(in[i]);
+    round_to(in[i], out[i]);
 }
 
 template <class T>
@@ -45,6 +46,14 @@ __global__ void to_double_kernel(const T* in, double* out, std::size_t n) {
 
 unsigned grid_for(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65535));
+}
+
+// dst = src rounded to T, `offset` elements past an aligned address as src is.
+template <class T>
+void rounded_copy(const DeviceBuffer<float>& src, DeviceBuffer<T>& dst, std::size_t offset) {
+  dst.resize(src.count, offset);
+  if (src.count) round_to_kernel<<<grid_for(src.count), 256>>>(src.ptr, dst.ptr, src.count);
+  CUDA_CHECK(cudaGetLastError());
 }
 
 template <class T>
@@ -278,18 +287,10 @@ Problem::Problem(int M_, int N_, int K_, std::uint64_t seed, bool fp16_inputs, i
   fill_uniform(B.ptr, B.count, seed ^ (kTagB << 56), nullptr);
   fill_uniform(C0.ptr, C0.count, seed ^ (kTagC << 56), nullptr);
   if (fp16_inputs) {
-    A16.resize(A.count, offset);
-    B16.resize(B.count, offset);
-    if (A.count) round_to_half_kernel<<<grid_for(A.count), 256>>>(A.ptr, A16.ptr, A.count);
-    CUDA_CHECK(cudaGetLastError());
-    if (B.count) round_to_half_kernel<<<grid_for(B.count), 256>>>(B.ptr, B16.ptr, B.count);
-    CUDA_CHECK(cudaGetLastError());
-    Abf.resize(A.count, offset);
-    Bbf.resize(B.count, offset);
-    if (A.count) round_to_bf16_kernel<<<grid_for(A.count), 256>>>(A.ptr, Abf.ptr, A.count);
-    CUDA_CHECK(cudaGetLastError());
-    if (B.count) round_to_bf16_kernel<<<grid_for(B.count), 256>>>(B.ptr, Bbf.ptr, B.count);
-    CUDA_CHECK(cudaGetLastError());
+    rounded_copy(A, A16, offset);
+    rounded_copy(B, B16, offset);
+    rounded_copy(A, Abf, offset);
+    rounded_copy(B, Bbf, offset);
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
