@@ -16,7 +16,7 @@ import re
 import sys
 
 
-HARNESS = ("gemm_kernel", "fill_uniform_kernel", "fill_value_kernel", "round_to_",
+HARNESS = ("gemm_kernel", "fill_uniform_kernel", "fill_value_kernel", "round_to_kernel",
            "to_double_kernel", "clock_probe_kernel", "allclose_kernel", "rms_partials_kernel",
            "scale_kernel", "has_sm90a_kernel")
 
