@@ -3,7 +3,7 @@
 // bytes), most of a TMA box's 128-byte rows span two lines of L2: 21's k-loop makes twice the L2
 // requests for 1.28x the sectors and runs 3000^3 at 0.85x cuBLAS, against 0.96x at 3008. A tile of
 // 192 x 192 loads 384 rows of 128 bytes per k-tile for 36,864 multiply-adds a k, where 21's choice
-// there, 128 x 192, loads 320 for 24,576: a sixth fewer bytes per multiply-add. Three consumer
+// there, 128 x 192, loads 320 for 24,576: a fifth fewer bytes per multiply-add. Three consumer
 // warpgroups of 64 rows (512 threads) hold its accumulators, and four stages of 48 KB fit beside
 // one C buffer per warpgroup (with two buffers only three stages fit, and the consumers wait for
 // loads). The rule weighs it with the others: where rows straddle lines a k-tile costs at least
@@ -43,8 +43,9 @@ __host__ __device__ constexpr int c_bufs(int tm) { return tm == 128 ? 2 : 1; }
 // each) until the next piece's k-loop.
 constexpr int DEFERRED = 4;
 // A 192-row tile's consumers hold 96 accumulators a thread; with 2 chunks waiting beside them
-// ptxas spilled (144 bytes), with 1 it does not.
-constexpr int TALL_DEFER = 1;
+// ptxas spilled (144 bytes), with 1 it does not. Its stages: four of 48 KB (with three the
+// consumers waited for loads: README).
+constexpr int TALL_DEFER = 1, TALL_STAGES = 4;
 // Stream-K costs each cluster a second epilogue and a wait: it runs where sharing out the last
 // round saves each cluster more than MIN_GAIN k-tiles (measured, README: it lost with 8 at 4096^3
 // and 12 at 1024^3, and won with 28 at 2304^3).
@@ -956,8 +957,8 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
     err = gemm_launch<64, 8, 2, true, 8, true, false, false, true, 0, true>(M, N, K, alpha, A, B,
                                                                             beta, C, stream, info);
   else if (height == 192)  // three consumer warpgroups
-    err = gemm_launch<192, 4, 2, true, 8, true, false, true, true, TALL_DEFER, false, true, true, T,
-                      192>(M, N, K, alpha, A, B, beta, C, stream, info);
+    err = gemm_launch<192, TALL_STAGES, 2, true, 8, true, false, true, true, TALL_DEFER, false, true,
+                      true, T, 192>(M, N, K, alpha, A, B, beta, C, stream, info);
   else if (width == 256)
     err = gemm_launch<256, 4>(M, N, K, alpha, A, B, beta, C, stream, info);
   else if (width == 192)

@@ -30,6 +30,7 @@ gemm::Variant rule() {
       .with("CLUSTER", 2)
       .with(GEMM_PARAM(MIN_GAIN))
       .with("TILES", tiles.c_str())
+      .with(GEMM_PARAM(TALL_STAGES))
       .with("KTILE_COST", costs.c_str())
       .with("STREAM_K_TAIL", text(STREAM_K_TAIL).c_str())
       .with("MARGIN", text(MARGIN).c_str())
@@ -56,8 +57,8 @@ std::vector<gemm::Variant> variants() {
   return {
       rule(),
       rule<__nv_bfloat16>(),
-      tile<192, 192, 4>(),
-      tile<192, 192, 4, false>("_nostreamk"),
+      tile<192, 192, TALL_STAGES>(),
+      tile<192, 192, TALL_STAGES, false>("_nostreamk"),
   };
 }
 }  // namespace ch22

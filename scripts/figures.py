@@ -1115,6 +1115,66 @@ def draw_staging(f, P, shift=3, cols=4095, chunk=32):
         "goes on). From the registers (20) one store of a warp covers 8 rows, every other float of 8, where N is odd.",
         150), 8.5)
 
+def tile_shape(M, N, K, P, clusters):
+    """22's rule (tile_shape): per tile (rows, columns, tiles, stream-K?, rounds counted, cost); the tile taken"""
+    shapes = [tuple(int(v) for v in t.split("x")) for t in P["TILES"].split(",")]
+    costs, kt = [float(c) for c in P["KTILE_COST"].split(",")], -(-K // P["BK"])
+    straddle = -(-K // 8) % 2 == 1 or -(-N // 8) % 2 == 1  # rows_straddle: an odd number of 16-byte units
+    out, best = [], None
+    for (h, w), cost in zip(shapes, costs):
+        tiles = -(-(-(-M // h)) // P["CLUSTER"]) * -(-N // w)
+        r, idle = -(-tiles // clusters), -(-tiles // clusters) * clusters - tiles
+        sk = idle * kt > P["MIN_GAIN"] * clusters
+        counted = tiles / clusters + float(P["STREAM_K_TAIL"]) if sk else r
+        c = max(cost, (h + w) / 384) if straddle else cost
+        out.append((h, w, tiles, sk, counted, c, counted * c))
+        if best is None or counted * c < float(P["MARGIN"]) * best[6]:
+            best = out[-1]
+    return out, (best[0], best[1]), straddle
+
+def draw_tall(f, P, sms=132, size=3000, aligned=3008):
+    """22: a box's 128-byte rows over L2's lines at 3000 and 3008; the rule's count there; the 192-row block"""
+    p = P["fp16"]
+    clusters = sms // p["CLUSTER"]
+    f.c(500, 66, f"A row of A is 2K bytes, of B 2N: at {size} halves {2 * size} bytes, an odd number of 16-byte units, "
+        f"so row r of a box starts 16 r mod 128 bytes into\na 128-byte line of L2 (from 0), and 7 of 8 rows span two "
+        f"lines: two requests for one row of 128 bytes. At {aligned} ({2 * aligned} bytes) every row starts a line.", 9)
+    px = .8  # pixels per byte
+    for i, n in enumerate([size, aligned]):
+        x0, y0 = 50 + i * 480, 132
+        f.t(x0, y0 - 22, f"({'ab'[i]}) {n}^3: rows 0-7 of a box of A over lines of 128 bytes", 9, weight="bold")
+        for line in range(3):
+            f.rect(x0 + line * 128 * px, y0, 128 * px, 8 * 15, "none", GREY, .8)
+        for r in range(8):
+            off = 2 * n * r % 128
+            two = off > 0
+            f.rect(x0 + off * px, y0 + r * 15 + 2, 128 * px, 11, ORANGE if two else lt(BLUE, .35), "white", .6)
+            f.t(x0 + 3 * 128 * px + 8, y0 + r * 15 + 7.5, f"row {r}: {plural(1 + two, 'request')}", 7.5, va="center")
+    rows, taken, straddle = tile_shape(size, size, size, p, clusters)
+    y = 290
+    f.t(40, y, f"(c) The rule at {size}^3 on the H200 ({clusters} clusters of {p['CLUSTER']}): rounds of tiles x the cost "
+        "of a k-tile" + (",\nat least its bytes against 128 x 256's, (rows + columns) / 384, since the rows span lines"
+                         if straddle else ""), 9, weight="bold")
+    f.legend(250, y + 34, [(ORANGE, "the tile the rule takes"), (lt(BLUE, .45), "the others"),
+                           (lt(BLUE, .45), "stream-K shares out the last round", "////")])
+    k = 400 / max(r[6] for r in rows)
+    for j, (h, w, tiles, sk, counted, c, cost) in enumerate(rows):
+        yy = y + 58 + j * 19
+        f.r(190, yy + 7, f"{h} x {w}: {tiles} tiles")
+        f.rect(200, yy, cost * k, 14, ORANGE if (h, w) == taken else lt(BLUE, .45), "white", .6,
+               hatch="////" if sk else None)
+        f.t(205 + cost * k, yy + 7, f"{cost:.2f} = " + (f"{counted:.2f} rounds" if sk else plural(counted, "round"))
+            + f" x {c:.3g}", 8, va="center")
+    y += 58 + 19 * len(rows) + 18
+    st, kb = p["TALL_STAGES"], (192 + 192) * p["BK"] * 2 // 1024
+    f.t(40, y, "(d) The 192 x 192 block", 9, weight="bold")
+    f.t(40, y + 18, textwrap.fill(
+        f"512 threads: a producer warpgroup and three consumer warpgroups of 64 rows each (wgmma's M), 96 accumulators a "
+        f"thread. A k-tile loads 192 + 192 rows of 128 bytes for 192 x 192 multiply-adds a k, where 128 x 192 loads 320 "
+        f"for 128 x 192: {1 - 384 / (192 * 192) / (320 / (128 * 192)):.0%} fewer bytes per multiply-add. {st} stages of {kb} KB "
+        f"and one 8 KB C buffer per consumer warpgroup: {st * kb + 24} KB of shared memory (21's two buffers each would "
+        f"leave room for three stages).", 140), 8.5)
+
 
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
@@ -1162,6 +1222,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "19_tile_choice": (draw_tile_choice, 646, "the tile's width chosen for each shape: the fewest rounds, weighed"),
     "20_skinny": (draw_skinny, 610, "a C of few rows computed as its transpose: every row of the tile real"),
     "21_staging": (draw_staging, 592, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
+    "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows span two lines of L2"),
 }
 
 if __name__ == "__main__":
