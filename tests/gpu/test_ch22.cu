@@ -56,3 +56,19 @@ TEST_CASE("ch22: the rule's tiles at 3000, 3008 and 5000; C^T and the copies unc
   gemm_tests::check_staged(v, true);
   gemm_tests::check_skinny(v);
 }
+
+// Hidden ([.]): run alone (tests/CMakeLists.txt), since they take all of the GPU's memory. The
+// second at 3000^3's tile: the flags of 192 x 192's stream-K.
+TEST_CASE(
+    "ch22::hgemm (FP16): no memory for the aligned copy: cudaErrorMemoryAllocation, C untouched",
+    "[.][ch22][fp16][no_memory]") {
+  ch22_hopper();
+  gemm_tests::check_no_memory(gemm_tests::find(ch22::variants(), "", gemm::Precision::FP16), 16,
+                              2000, 1001, "no GPU memory for the aligned copy of A");
+}
+TEST_CASE("ch22: 192 x 192, no memory for the flags: cudaErrorMemoryAllocation, C untouched",
+          "[.][ch22][fp16][no_memory]") {
+  ch22_hopper();
+  gemm_tests::check_no_memory(gemm_tests::find(ch22::variants(), "fp16_192x192x64_s4"), 1024,
+                              1024, 4096, "no GPU memory for stream-K's flags");
+}
