@@ -1137,7 +1137,7 @@ def draw_tall(f, P, sms=132, size=3000, aligned=3008):
     p = P["fp16"]
     clusters = sms // p["CLUSTER"]
     f.c(500, 66, f"A row of A is 2K bytes, of B 2N: at {size} halves {2 * size} bytes, an odd number of 16-byte units, "
-        f"so row r of a box starts 16 r mod 128 bytes into\na 128-byte line of L2 (from 0), and 7 of 8 rows span two "
+        f"so row r of a box starts {2 * size % 128} r mod 128 bytes\ninto a 128-byte line of L2, and 7 of 8 rows span two "
         f"lines: two requests for one row of 128 bytes. At {aligned} ({2 * aligned} bytes) every row starts a line.", 9)
     px = .8  # pixels per byte
     for i, n in enumerate([size, aligned]):
@@ -1160,7 +1160,7 @@ def draw_tall(f, P, sms=132, size=3000, aligned=3008):
     k = 400 / max(r[6] for r in rows)
     for j, (h, w, tiles, sk, counted, c, cost) in enumerate(rows):
         yy = y + 58 + j * 19
-        f.r(190, yy + 7, f"{h} x {w}: {tiles} tiles")
+        f.r(190, yy + 7, f"{h} x {w}: {tiles} cluster tiles")
         f.rect(200, yy, cost * k, 14, ORANGE if (h, w) == taken else lt(BLUE, .45), "white", .6,
                hatch="////" if sk else None)
         f.t(205 + cost * k, yy + 7, f"{cost:.2f} = " + (f"{counted:.2f} rounds" if sk else plural(counted, "round"))

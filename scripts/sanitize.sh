@@ -32,14 +32,15 @@ done
 # The persistent chapters' defaults where K is not split and the blocks loop: 81 (cluster) tiles,
 # more than fit at once, of 6 k-tiles each, so the ring wraps within a tile and across tiles.
 # 21 and 22 also with every pointer one element off: C's rows from the buffers, the deferred
-# chunks among them going out during the next tile's k-loop; 22 also with its 192 x 192 tile.
+# chunks among them going out during the next tile's k-loop; 22 also with its 192 x 192 tile, on
+# 2200 x 4000 (126 cluster tiles: 192 x 192 makes 66 at 2200 x 2064, one per cluster).
 for c in 14_persistent 15_clusters 16_tma_store 17_stream_k 18_deferred_store 19_tile_choice \
          20_skinny 21_staging 22_tall_tiles; do
   [ -x "$build/$c/$c" ] || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328")
     [ "${c%%_*}" -ge 21 ] && jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --offset 1")
-    [ "$c" = 22_tall_tiles ] && jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --variant fp16_192x192x64_s4")
+    [ "$c" = 22_tall_tiles ] && jobs+=("$tool $build/$c/$c --m 2200 --n 4000 --k 328 --variant fp16_192x192x64_s4")
   done
 done
 # 17's to 22's stream-K: 9 tiles of 32 k-tiles shared out among 36 clusters, 4 pieces a tile,
