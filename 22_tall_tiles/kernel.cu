@@ -25,7 +25,6 @@ constexpr int BM = 128;  // a tile's rows: 64 per consumer warpgroup, two (TM = 
 constexpr int BK = 64;   // 64 halves = 128 bytes: one row of the 128-byte swizzle
 // Warpgroup 0 produces, the others consume: 384 threads for 128 rows, 512 for 192.
 __host__ __device__ constexpr int threads(int tm) { return 128 * (1 + tm / 64); }
-constexpr int THREADS = threads(BM);
 // setmaxnreg: the producer gives registers back, the consumers share the rest of the 65,536 in
 // steps of 8: 232 each for two consumer warpgroups (128 x 40 + 256 x 232 = 64,512), 152 for three
 // (128 x 40 + 384 x 152 = 63,488).

@@ -24,8 +24,8 @@ gemm::Variant rule() {
     costs += (w ? "," : "") + text(KTILE_COST[w]);
   }
   const char* name = std::is_same_v<T, __half> ? "fp16_rule" : "bf16_rule";
-  return gemm::Variant(name, gemm_choose<T>, gemm::kernel_info(kernel, THREADS, smem),
-                       gemm::kernel_info(kernel, THREADS, smem))
+  return gemm::Variant(name, gemm_choose<T>, gemm::kernel_info(kernel, threads(BM), smem),
+                       gemm::kernel_info(kernel, threads(BM), smem))
       .with(GEMM_PARAM(BK))
       .with("CLUSTER", 2)
       .with(GEMM_PARAM(MIN_GAIN))
