@@ -275,7 +275,7 @@ class Fig:
             f"{k}={v}" for k, v in q.items() if k not in same) for pr, q in zip(P, qs))) * (len(qs) > 1)
         s.H, s.ops = H, []
         s.c(500, 10, title, 13, weight="bold")
-        s.c(500, 36, "\n".join(textwrap.fill(t, 150) for t in f"drawn by scripts/figures.py from the default "
+        s.c(500, 36, "\n".join(textwrap.fill(t, 135) for t in f"drawn by scripts/figures.py from the default "
                                f"parameters: {text}".split("\n")), color="#555555")
     def op(s, kind, *a, **kw):
         s.ops.append([kind, *rnd(a), {k: rnd(v) for k, v in kw.items()}])
@@ -1137,8 +1137,8 @@ def draw_tall(f, P, sms=132, size=3000, aligned=3008):
     p = P["fp16"]
     clusters = sms // p["CLUSTER"]
     f.c(500, 66, f"A row of A is 2K bytes, of B 2N: at {size} halves {2 * size} bytes, an odd number of 16-byte units, "
-        f"so row r of a box starts {2 * size % 128} r mod 128 bytes\ninto a 128-byte line of L2, and 7 of 8 rows span two "
-        f"lines: two requests for one row of 128 bytes. At {aligned} ({2 * aligned} bytes) every row starts a line.", 9)
+        f"so row r of a box of A starts {2 * size % 128} r mod 128 bytes\ninto a 128-byte line: 7 rows in 8 take two "
+        f"requests, the odd ones five 32-byte sectors. At {aligned} ({2 * aligned} bytes) every row starts a line.", 9)
     px = .8  # pixels per byte
     for i, n in enumerate([size, aligned]):
         x0, y0 = 50 + i * 480, 132
@@ -1153,7 +1153,7 @@ def draw_tall(f, P, sms=132, size=3000, aligned=3008):
     rows, taken, straddle = tile_shape(size, size, size, p, clusters)
     y = 290
     f.t(40, y, f"(c) The rule at {size}^3 on the H200 ({clusters} clusters of {p['CLUSTER']}): rounds of tiles x the cost "
-        "of a k-tile" + (",\nat least its bytes against 128 x 256's, (rows + columns) / 384, since the rows span lines"
+        "of a k-tile" + (",\nat least its bytes against 128 x 256's, (rows + columns) / 384, since rows start inside sectors"
                          if straddle else ""), 9, weight="bold")
     f.legend(250, y + 34, [(ORANGE, "the tile the rule takes"), (lt(BLUE, .45), "the others"),
                            (lt(BLUE, .45), "stream-K shares out the last round", "////")])
@@ -1222,7 +1222,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "19_tile_choice": (draw_tile_choice, 646, "the tile's width chosen for each shape: the fewest rounds, weighed"),
     "20_skinny": (draw_skinny, 610, "a C of few rows computed as its transpose: every row of the tile real"),
     "21_staging": (draw_staging, 592, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
-    "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows span two lines of L2"),
+    "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows start inside a 32-byte sector"),
 }
 
 if __name__ == "__main__":
