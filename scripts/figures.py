@@ -970,20 +970,26 @@ def draw_deferred(f, P, ktile=2.0):
         "prediction's, not a measurement: 17's epilogue measured about 5,800 cycles, and 18 saves about 1,670 at each "
         "tile end with a next k-loop at 4096 (README, Measured).", 152), 8.5)
 
+def rule_rounds(M, N, K, P, clusters, shapes, costs, straddle=False):
+    """19's and 22's rule: per tile (rows, columns, tiles, full rounds, stream-K?, rounds counted, cost of a
+    k-tile, count); the tile taken (the first, unless another counts below MARGIN times the best)"""
+    kt, out, best = -(-K // P["BK"]), [], None
+    for (h, w), cost in zip(shapes, costs):
+        tiles = -(-(-(-M // h)) // P["CLUSTER"]) * -(-N // w)
+        r, idle = -(-tiles // clusters), -(-tiles // clusters) * clusters - tiles
+        sk = idle * kt > P["MIN_GAIN"] * clusters
+        counted = tiles / clusters + float(P["STREAM_K_TAIL"]) if sk else r
+        c = max(cost, (h + w) / 384) if straddle else cost  # 22: a k-tile costs at least its bytes
+        out.append((h, w, tiles, r, sk, counted, c, counted * c))
+        if best is None or counted * c < float(P["MARGIN"]) * best[7]:
+            best = out[-1]
+    return out, best
+
 def tile_choice(M, N, K, P, clusters):
     """19's rule (tile_width): per width (tiles, full rounds, stream-K?, rounds counted, cost); the width taken"""
-    BM, BK, MG = P["BM"], P["BK"], P["MIN_GAIN"]
     widths, costs = [int(w) for w in P["WIDTHS"].split(",")], [float(c) for c in P["KTILE_COST"].split(",")]
-    kt, rows, out, best = -(-K // BK), -(-(-(-M // BM)) // P["CLUSTER"]), [], None
-    for w, cost in zip(widths, costs):
-        tiles = rows * -(-N // w)
-        r, idle = -(-tiles // clusters), -(-tiles // clusters) * clusters - tiles
-        sk = idle * kt > MG * clusters
-        counted = tiles / clusters + float(P["STREAM_K_TAIL"]) if sk else r
-        out.append((w, tiles, r, sk, counted, counted * cost))
-        if best is None or counted * cost < float(P["MARGIN"]) * best[5]:
-            best = out[-1]
-    return out, best[0]
+    out, best = rule_rounds(M, N, K, P, clusters, [(P["BM"], w) for w in widths], costs)
+    return [(w, tiles, r, sk, counted, cost) for _, w, tiles, r, sk, counted, _, cost in out], best[1]
 
 def draw_tile_choice(f, P, sms=132, sizes=(1024, 2304, 3000, 4096)):
     """19: the rule's count for each width at a few squares on this GPU, the width it takes"""
@@ -1118,19 +1124,9 @@ def draw_staging(f, P, shift=3, cols=4095, chunk=32):
 def tile_shape(M, N, K, P, clusters):
     """22's rule (tile_shape): per tile (rows, columns, tiles, stream-K?, rounds counted, cost); the tile taken"""
     shapes = [tuple(int(v) for v in t.split("x")) for t in P["TILES"].split(",")]
-    costs, kt = [float(c) for c in P["KTILE_COST"].split(",")], -(-K // P["BK"])
     straddle = -(-K // 8) % 2 == 1 or -(-N // 8) % 2 == 1  # rows_straddle: an odd number of 16-byte units
-    out, best = [], None
-    for (h, w), cost in zip(shapes, costs):
-        tiles = -(-(-(-M // h)) // P["CLUSTER"]) * -(-N // w)
-        r, idle = -(-tiles // clusters), -(-tiles // clusters) * clusters - tiles
-        sk = idle * kt > P["MIN_GAIN"] * clusters
-        counted = tiles / clusters + float(P["STREAM_K_TAIL"]) if sk else r
-        c = max(cost, (h + w) / 384) if straddle else cost
-        out.append((h, w, tiles, sk, counted, c, counted * c))
-        if best is None or counted * c < float(P["MARGIN"]) * best[6]:
-            best = out[-1]
-    return out, (best[0], best[1]), straddle
+    out, best = rule_rounds(M, N, K, P, clusters, shapes, [float(c) for c in P["KTILE_COST"].split(",")], straddle)
+    return [(h, w, tiles, sk, counted, c, cost) for h, w, tiles, _, sk, counted, c, cost in out], best[:2], straddle
 
 def draw_tall(f, P, sms=132, size=3000, aligned=3008):
     """22: a box's 128-byte rows over L2's lines at 3000 and 3008; the rule's count there; the 192-row block"""
