@@ -772,6 +772,25 @@ template cudaError_t stage(__half*, long long, const __half*, int, int, cudaStre
 template cudaError_t stage(__nv_bfloat16*, long long, const __nv_bfloat16*, int, int,
                            cudaStream_t);
 
+// C = beta * C at copy speed, 16 bytes a thread (the harness's gemm::scale_c moves 4; C is
+// 16-byte aligned wherever the TMA unit adds into it): the pass that beta not 1 costs.
+__global__ void scale4_kernel(long long n4, float beta, float4* C) {
+  const long long stride = 1LL * gridDim.x * blockDim.x;
+  for (long long i = blockIdx.x * 1LL * blockDim.x + threadIdx.x; i < n4; i += stride) {
+    float4 v = C[i];
+    v.x *= beta, v.y *= beta, v.z *= beta, v.w *= beta;
+    C[i] = v;
+  }
+}
+inline cudaError_t scale_c(long long count, float beta, float* C, int sms, cudaStream_t stream) {
+  if (beta == 1.0f) return cudaSuccess;
+  if (reinterpret_cast<std::uintptr_t>(C) % 16) return gemm::scale_c(count, beta, C, stream);
+  const long long n4 = count / 4, blocks = std::min((n4 + 255) / 256, 32LL * sms);
+  if (n4 > 0) scale4_kernel<<<unsigned(blocks), 256, 0, stream>>>(n4, beta, reinterpret_cast<float4*>(C));
+  if (cudaError_t err = cudaGetLastError()) return err;
+  return gemm::scale_c(count % 4, beta, C + 4 * n4, stream);  // the last 0-3
+}
+
 // Whether stream-K shares out the last round of `tiles` tiles of kt k-tiles among `fit` clusters:
 // where that saves each cluster more than MIN_GAIN k-tiles.
 inline bool shares_out(int tiles, int kt, int fit) {
@@ -859,7 +878,7 @@ cudaError_t gemm_launch(int M, int N, int K, float alpha, const T* A, const T* B
   // beta not 0: C = beta * C by a pass over C (none for beta 1), then the kernel adds alpha times
   // the product, the TMA unit in L2 where it can write C: no load of old C in the epilogue.
   const bool add_c = beta != 0.0f;
-  if (!err && add_c) err = gemm::scale_c(1LL * M * N, beta, C, stream);
+  if (!err && add_c) err = scale_c(1LL * M * N, beta, C, gpu->sms, stream);
   if (!err)
     err = gemm::launch_clusters(kernel, unsigned(sched.clusters * CLUSTER), CLUSTER, threads(TM), smem,
                                 stream, rows, cols, K, sched, flags, alpha, add_c, C, store_c, pairs,
