@@ -10,10 +10,11 @@ namespace gemm_bench {
 namespace {
 
 struct Job {
-  std::string table;  // "sizes": a chapter's defaults; "variants": the others; "shapes"
+  std::string table;  // "sizes": a chapter's defaults; "variants": the others; "shapes"; "beta"
   gemm::Shape shape;
   const Chapter* chapter;
   std::size_t variant;
+  float beta = 0.0f;
 };
 
 bool same(const gemm::Shape& a, const gemm::Shape& b) {
@@ -26,7 +27,8 @@ std::string name(const gemm::Shape& s) {  // "4096^3" or "16x8192x8192"
 }
 
 // Every chapter's defaults at every size, then every other variant at kVariantSizes, then the
-// FP16 and BF16 defaults at kShapes; sorted by shape so that each problem is generated once.
+// FP16 and BF16 defaults at kShapes, then the FP16 defaults at kBetaShapes with each of kBetas;
+// sorted by shape so that each problem is generated once.
 std::vector<Job> plan(const std::vector<gemm::Shape>& shapes,
                       const std::vector<Chapter>& chapters) {
   std::vector<Job> jobs;
@@ -43,6 +45,12 @@ std::vector<Job> plan(const std::vector<gemm::Shape>& shapes,
       for (std::size_t v = 0; v < c.variants.size(); ++v)
         if (gemm::is_default(c.variants, v) && gemm::sixteen_bit(c.variants[v].precision))
           jobs.push_back({"shapes", s, &c, v});
+  for (const gemm::Shape& s : kBetaShapes)
+    for (const float beta : kBetas)
+      for (const Chapter& c : chapters)
+        for (std::size_t v = 0; v < c.variants.size(); ++v)
+          if (gemm::is_default(c.variants, v) && c.variants[v].precision == gemm::Precision::FP16)
+            jobs.push_back({"beta", s, &c, v, beta});
   std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
     return std::make_tuple(a.shape.m, a.shape.n, a.shape.k) <
            std::make_tuple(b.shape.m, b.shape.n, b.shape.k);
@@ -77,7 +85,8 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     std::cout << gemm::usage(prog)
               << "\n  Runs every chapter's default kernel(s) and cuBLAS at each of --sizes, every "
                  "other variant at 1024, 2048, 3000 and 4096, the FP16 and BF16 defaults at "
-                 "skinny and rectangular shapes (bench/plan.h), and a device-to-device copy; one "
+                 "skinny and rectangular shapes and the FP16 defaults with beta 0.5 and 1 "
+                 "(bench/plan.h), and a device-to-device copy; one "
                  "CSV (--csv).\n";
     return 0;
   }
@@ -87,6 +96,7 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
   for (const int n : kVariantSizes)
     shapes.push_back({n, n, n});
   shapes.insert(shapes.end(), kShapes.begin(), kShapes.end());
+  shapes.insert(shapes.end(), kBetaShapes.begin(), kBetaShapes.end());
   const gemm::DeviceInfo dev = gemm::query_device();
   if (!gemm::fits(prog, shapes, true, o.check, dev)) return 1;
   std::cout << gemm::describe(dev) << "\n";
@@ -116,13 +126,15 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     // cuBLAS again right before the kernel, unchecked, so that both run at about the same clock:
     // under tensor load the clock falls as the run goes on, and the ratio to a cuBLAS timed at the
     // start of the size would favour cuBLAS (gemm::cublas_ms picks this nearest row).
-    gemm::Options unchecked = o;
+    gemm::Options with_beta = o;
+    with_beta.beta = j.beta;
+    gemm::Options unchecked = with_beta;
     unchecked.check = false;
     gemm::Measurement pair = gemm::measure_cublas(v.precision, *prob, unchecked, guard.stream);
     pair.table = "pair";
     gemm::Measurement m;
     try {
-      m = gemm::measure_kernel(j.chapter->name, v, *prob, o, guard.stream);
+      m = gemm::measure_kernel(j.chapter->name, v, *prob, with_beta, guard.stream);
     } catch (const gemm::Rejected& e) {
       // The sizes are valid for every chapter: a refusal is about this GPU (11-17 need Hopper), so
       // the chapter is left out and the others go on.
@@ -135,9 +147,12 @@ int run_plan(int argc, char** argv, const std::vector<Chapter>& chapters) {
     all.push_back(pair);
     all.push_back(m);
     const double ref = gemm::cublas_ms(all, all.back());
+    char tag[32] = "";
+    if (j.beta != 0.0f) std::snprintf(tag, sizeof tag, " beta %g", j.beta);
     std::printf(
         "[%3zu/%zu] %-20s %-26s %-15s %-10s %10.4f ms %8.2f TFLOP/s %6.3f x cuBLAS %s%s%s\n", i + 1,
-        jobs.size(), j.chapter->name.c_str(), v.name.c_str(), name(j.shape).c_str(), m.access.c_str(),
+        jobs.size(), j.chapter->name.c_str(), v.name.c_str(),
+        (name(j.shape) + tag).c_str(), m.access.c_str(),
         m.time.median_ms, m.tflops(), ref > 0 ? ref / m.time.median_ms : 0.0,
         m.checked ? (m.cmp.pass ? "PASS" : "FAIL") : "-", m.note.empty() ? "" : " | ",
         m.note.c_str());

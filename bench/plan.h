@@ -30,6 +30,12 @@ inline const std::vector<gemm::Shape> kShapes = {
     {128, 4096, 4096},  {8192, 16, 8192},   {8192, 128, 8192},  {4096, 11008, 4096},
     {8192, 1024, 8192}, {6144, 6144, 6144}};
 
+// The "beta" table: every FP16 default with beta 0.5 and 1 (C read as well as written) at these
+// shapes, each against cuBLAS with the same beta.
+inline const std::vector<gemm::Shape> kBetaShapes = {
+    {2048, 2048, 2048}, {4096, 4096, 4096}, {128, 4096, 4096}};
+inline const std::vector<float> kBetas = {0.5f, 1.0f};
+
 int run(int argc, char** argv, const std::vector<Chapter>& chapters);
 
 }  // namespace gemm_bench

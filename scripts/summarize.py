@@ -74,9 +74,11 @@ class Run:
         self.dir = d
         self.rows = load(os.path.join(d, name))
         kernels = [r for r in self.rows if r["chapter"] not in ("cublas", "ceiling")]
-        # The "shapes" table (skinny and rectangular problems) apart: the others are squares.
-        self.gemm = [r for r in kernels if r["table"] != "shapes"]
+        # The "shapes" table (skinny and rectangular problems) and the "beta" table (C read and
+        # written) apart: the others are squares with beta 0.
+        self.gemm = [r for r in kernels if r["table"] not in ("shapes", "beta")]
         self.shaped = [r for r in kernels if r["table"] == "shapes"]
+        self.beta = [r for r in kernels if r["table"] == "beta"]
         self.chapters = sorted({r["chapter"] for r in self.gemm})
         self.ncu = Ncu(os.path.join(d, f"ncu_{NCU_SIZE}.csv"))
 
@@ -430,6 +432,24 @@ def gen_shapes(run, chapter, args):
     return table(head, trows, ["---"] * (2 if many else 1) + ["---:"] * 5)
 
 
+def gen_beta(run, chapter, _args):
+    """The chapter's FP16 default with beta 0.5 and 1 (bench/plan.h: kBetaShapes, kBetas), against
+    cuBLAS with the same beta and the chapter before; nothing where the run has no such rows."""
+    prev = run.previous(chapter)
+    of = {(r["chapter"], r["M"], r["N"], r["K"], r["beta"]): r for r in run.beta}
+    trows = []
+    for r in (r for r in run.beta if r["chapter"] == chapter):
+        p = of.get((prev, r["M"], r["N"], r["K"], r["beta"]))
+        trows.append([shape_name(r), f"{f(r, 'beta'):g}", f"{f(r, 'median_ms'):.4f}",
+                      f"{f(r, 'tflops'):.1f}", at_clock(r), cublas_ratio(run, r),
+                      x(f(p, "median_ms"), f(r, "median_ms")) if p else "-"])
+    if not trows:
+        return ""
+    head = ["M x N x K", "beta", "ms", "TFLOP/s", "% of peak at the clock held",
+            "x cuBLAS (same beta)", f"x {prev}"]
+    return table(head, trows, ["---"] + ["---:"] * 6)
+
+
 def gen_access(run, chapter, args):
     """The chapter's defaults at 4096 (K, N multiples of 4 and 8: the 16-byte path) and 4095 (element
     by element), with the path each took as bench.csv records it."""
@@ -602,7 +622,7 @@ def gen_wgmmapeak(run, _chapter, args):
 
 
 GENERATORS = {"ladder": gen_ladder, "mmapeak": gen_mmapeak, "wgmmapeak": gen_wgmmapeak, "sizes": gen_sizes,
-              "variants": gen_variants, "shapes": gen_shapes, "kernels": gen_kernels, "access": gen_access, "ncu": gen_ncu,
+              "variants": gen_variants, "shapes": gen_shapes, "beta": gen_beta, "kernels": gen_kernels, "access": gen_access, "ncu": gen_ncu,
               "chapters": gen_chapters, "cublas": gen_cublas, "post000": gen_post000, "post002": gen_post002}
 
 
@@ -675,7 +695,7 @@ def header(rows):
 def compare(old, new):
     """How far the median times of two runs of the command are apart, kernel by kernel."""
     size = lambda r: r["M"] if r["M"] == r["N"] == r["K"] else f"{r['M']}x{r['N']}x{r['K']}"
-    key = lambda r: (r["chapter"], r["variant"], size(r), r["table"])
+    key = lambda r: (r["chapter"], r["variant"], size(r), r["table"], r.get("beta", "0"))
     before = {key(r): r for r in old}
     devs = sorted(((f(r, "median_ms") / f(before[key(r)], "median_ms") - 1.0, key(r))
                    for r in new if key(r) in before and r["chapter"] != "ceiling"),
