@@ -1172,6 +1172,40 @@ def draw_tall(f, P, sms=132, size=3000, aligned=3008):
         f"leave room for three stages).", 140), 8.5)
 
 
+def draw_beta(f, P, size=2048):
+    """23: where C's old values meet the product with beta not 0: 22's epilogue against 23's pass
+    and adds in L2; the DRAM bytes of one launch at size^3, computed"""
+    mb = lambda n: n / 1e6
+    ab, c = 2 * 2 * size * size, 4 * size * size  # A and B (2 bytes an element), C (4)
+    f.c(500, 66, "C = alpha A B + beta C. Through 22, where beta is not 0 the TMA unit does not write C: each lane "
+        "loads old C\nbeside its accumulators, 8 bytes a load, after the tile's k-loop. Here the launcher scales C "
+        "first and the kernel adds into it.", 9)
+    f.t(40, 110, "(a) One tile's end, and the launch (not to scale)", 9, weight="bold")
+    rows = ["22, beta not 0", "23, beta 1", "23, beta 0.5"]
+    f.bars(200, 132, 720, 100, rows, [
+        (0, 0, 60, BLUE, "k-loop: wgmma"), (0, 60, 92, RED, "load old C, add, store"),
+        (1, 0, 60, BLUE, "k-loop: wgmma"), (1, 60, 70, ORANGE, "TMA adds"), (1, 70, 100, LIGHT, "next tile's k-loop"),
+        (2, 0, 14, GREEN, "C = beta C"), (2, 14, 74, BLUE, "k-loop: wgmma"), (2, 74, 84, ORANGE, "TMA adds"),
+        (2, 84, 100, LIGHT, "next tile")], 34)
+    f.t(200, 240, "Red: the consumers wait on DRAM for old C; nothing hides it. Orange: the TMA unit adds each chunk "
+        "into C in L2\nwhile the consumers go on (as 22's stream-K pieces add). Green: one pass over C before the "
+        "kernel, C read and written.", 8.5)
+    f.t(40, 292, f"(b) DRAM bytes of one launch at {size}^3 (MB, computed: A and B FP16, C FP32)", 9, weight="bold")
+    cases = [("beta 0", [(ab, BLUE, "A, B"), (c, PURPLE, "C written")]),
+             ("22 (any beta), 23 beta 1", [(ab, BLUE, "A, B"), (c, RED, "C read"), (c, PURPLE, "C written")]),
+             ("23, beta 0.5", [(ab, BLUE, "A, B"), (c, GREEN, "pass: C read"), (c, GREEN, "pass: C written"),
+                               (c, RED, "C read"), (c, PURPLE, "C written")])]
+    k = 560 / (ab + 4 * c)
+    for i, (label, parts) in enumerate(cases):
+        y, x = 318 + i * 30, 200
+        f.r(190, y + 10, label)
+        for n, fc, name in parts:
+            f.box(x, y, n * k, 20, fc, f"{name} {mb(n):.1f}", 7.5)
+            x += n * k
+        f.t(x + 6, y + 10, f"{mb(sum(n for n, *_ in parts)):.1f} MB", 8, va="center")
+    f.t(40, 418, "The same bytes with beta 1 in 22 and 23: what changes is who waits for them. With beta not 1 the "
+        "pass adds C's bytes twice, what\nit costs at copy speed; cuBLAS reads old C once in its epilogue.", 8.5)
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1219,6 +1253,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "20_skinny": (draw_skinny, 610, "a C of few rows computed as its transpose: every row of the tile real"),
     "21_staging": (draw_staging, 592, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
     "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows start inside a 32-byte sector"),
+    "23_beta_adds": (draw_beta, 470, "beta not 0: C scaled first, the product added in L2"),
 }
 
 if __name__ == "__main__":
