@@ -786,7 +786,8 @@ inline cudaError_t scale_c(long long count, float beta, float* C, int sms, cudaS
   if (beta == 1.0f) return cudaSuccess;
   if (reinterpret_cast<std::uintptr_t>(C) % 16) return gemm::scale_c(count, beta, C, stream);
   const long long n4 = count / 4, blocks = std::min((n4 + 255) / 256, 32LL * sms);
-  if (n4 > 0) scale4_kernel<<<unsigned(blocks), 256, 0, stream>>>(n4, beta, reinterpret_cast<float4*>(C));
+  if (n4 > 0)
+    scale4_kernel<<<unsigned(blocks), 256, 0, stream>>>(n4, beta, reinterpret_cast<float4*>(C));
   if (cudaError_t err = cudaGetLastError()) return err;
   return gemm::scale_c(count % 4, beta, C + 4 * n4, stream);  // the last 0-3
 }
@@ -801,9 +802,10 @@ inline bool shares_out(int tiles, int kt, int fit) {
 // PERSISTENT: as many clusters as fit on the GPU, each taking its pieces of the schedule;
 // otherwise one cluster per tile. TMA_STORE: C through shared memory, then the TMA unit where it
 // can (C 16-byte aligned rows), else (ROWS) coalesced rows; otherwise straight from the
-// registers. Where beta is not 0, C = beta * C first and every piece adds its product. STAGE: A or B that TMA cannot read is copied by stage_kernel (else by
-// cudaMemcpy2DAsync). STREAM_K: the last round of tiles shared out by k-tiles where that saves
-// each cluster more than MIN_GAIN k-tiles.
+// registers; where beta is not 0, C = beta * C first and every piece adds its product. STAGE: A
+// or B that TMA cannot read is copied by stage_kernel (else by cudaMemcpy2DAsync). STREAM_K: the
+// last round of tiles shared out by k-tiles where that saves each cluster more than MIN_GAIN
+// k-tiles.
 // T, the input type: __half or __nv_bfloat16 (from A and B).
 template <int BN, int STAGES, int CLUSTER = 2, bool PERSISTENT = true, int GROUP = 8,
           bool WAIT_PREVIOUS = true, bool RELEASE_CLUSTER = false, bool TMA_STORE = true,
