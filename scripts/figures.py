@@ -1204,7 +1204,7 @@ def draw_beta(f, P, size=2048):
             x += n * k
         f.t(x + 6, y + 10, f"{mb(sum(n for n, *_ in parts)):.1f} MB", 8, va="center")
     f.t(40, 418, "The same bytes with beta 1 in 22 and 23: what changes is who waits for them. With beta not 1 the "
-        "pass adds C's bytes twice, what\nit costs at copy speed; cuBLAS reads old C once in its epilogue.", 8.5)
+        "pass adds C's bytes twice, what\nit costs at copy speed (timed, cuBLAS's beta 0.5 costs it nothing over beta 1 at 3000^3, 96.6 against 96.4 us).", 8.5)
 
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
