@@ -1,11 +1,11 @@
 // 24_side_by_side: a cluster shares the larger of its two tiles (sm_90a).
 // Through 23 the two blocks of a cluster take stacked tiles and share the B tile, copied once
-// into both. Where a tile is 128 x 64 (the rule's at the small squares; C^T's for 65-128 rows of
-// C), A's tile is the larger, 16 KB a k-tile against B's 8 KB, so a cluster reads two A tiles and
-// one B tile: 40 KB a k-tile from L2. Here such tiles sit side by side and share A's tile (C^T:
-// B^T's): 32 KB a k-tile, 34 against 42 MB a launch at 1024^3 (computed).
-// What should move: L2 sectors read per k-tile and the time where 128 x 64 tiles run; nothing
-// where the tiles are wider (README).
+// into both. For C^T's tiles of 128 x 64 (C of 65-128 rows) the product's A tile, B^T's, is the
+// larger, 16 KB a k-tile against A^T's 8 KB, so a cluster reads two of them and one of A^T's:
+// 40 KB a k-tile from L2. Here such tiles sit side by side and share B^T's tile: 32 KB a k-tile,
+// 268 against 336 MB a launch at 128 x 8192 x 8192 (computed). What should move: L2 sectors read
+// and the time at 65-128 rows; nothing elsewhere (C's own tiles of 128 x 64 ran slower side by
+// side, so they stay stacked: README).
 // Host plumbing that is not the lesson (the sm_90a probe, tensor maps, the scratch for the copies
 // of A or B where TMA cannot read them, cluster launches) is in common/hopper.cuh.
 #include "gemm_check.h"
@@ -942,16 +942,6 @@ constexpr double STREAM_K_TAIL = 0.5;
 // A narrower tile is taken only where it saves at least 5% (within that, the rule cannot tell).
 constexpr double MARGIN = 0.95;
 
-// Whether the tiles of 128 x 64 of a rows x cols product sit side by side: where two fit across
-// and they make no more cluster tiles than stacked ones. The A tile (C^T: B^T's), 16 KB a k-tile,
-// is then the one the blocks share, not B's 8 KB.
-inline bool side_by_side(int rows, int cols) {
-  int side_rows, side_cols, stacked_rows, stacked_cols;
-  cluster_tiles(rows, cols, BM, 64, 2, true, side_rows, side_cols);
-  cluster_tiles(rows, cols, BM, 64, 2, false, stacked_rows, stacked_cols);
-  return cols > 64 && side_rows * side_cols <= stacked_rows * stacked_cols;
-}
-
 // The tile whose rounds cost the least (its index in HEIGHTS and WIDTHS): the rounds of tiles (a
 // round gives each of `clusters` clusters one tile, and a part-empty one costs a whole round
 // unless stream-K shares it out) times the cost of a k-tile. `clusters`: SMs / 2, what fits of
@@ -962,10 +952,8 @@ inline int tile_shape(int M, int N, int K, int clusters) {
   int best = 0;
   double least = 0;
   for (int w = 0; w < SHAPES; ++w) {
-    int unit_rows, unit_cols;
-    cluster_tiles(M, N, HEIGHTS[w], WIDTHS[w], 2, WIDTHS[w] == 64 && side_by_side(M, N), unit_rows,
-                  unit_cols);
-    const int tiles = unit_rows * unit_cols;
+    const int tiles =
+        gemm::ceil_div(gemm::ceil_div(M, HEIGHTS[w]), 2) * gemm::ceil_div(N, WIDTHS[w]);
     const double rounds = shares_out(tiles, kt, clusters)
                               ? double(tiles) / clusters + STREAM_K_TAIL
                               : gemm::ceil_div(tiles, clusters);
@@ -980,8 +968,8 @@ inline int tile_shape(int M, int N, int K, int clusters) {
 // two for 65-128 rows).
 constexpr int SWAP_ROWS = 128;
 
-// The entry points' launcher: C^T for a C of few rows, else 18's for the width the rule picks;
-// tiles of 128 x 64 side by side where two fit across.
+// The entry points' launcher: C^T for a C of few rows (65-128 rows: tiles side by side), else
+// 18's for the width the rule picks.
 template <class T>
 cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B,
                         float beta, float* C, cudaStream_t stream,
@@ -996,8 +984,10 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
   // tiles 16, 32 or 64 wide (65-128 rows: two tiles of 64, which fill twice the clusters of one
   // of 128), with more stages for the narrower (the loads of B are the work).
   const int swap = M <= SWAP_ROWS && M < N ? (M <= 16 ? 16 : M <= 32 ? 32 : 64) : 0;
-  // Tiles of 128 x 64 side by side where two fit across (C^T: 65-128 rows of C).
-  const bool side = swap ? swap == 64 && side_by_side(N, M) : width == 64 && side_by_side(M, N);
+  // 65-128 rows: C^T's two tiles of 64 columns side by side, sharing B^T's tile (16 KB a k-tile)
+  // rather than A^T's (8 KB). C's own tiles of 128 x 64 stay stacked: side by side they ran
+  // slower (README).
+  const bool side = swap == 64 && M > 64;
   if (swap == 16)
     err = gemm_launch<16, 12, 2, true, 8, true, false, false, true, 0, true>(M, N, K, alpha, A, B,
                                                                              beta, C, stream, info);
@@ -1019,9 +1009,6 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
     err = gemm_launch<192, 4>(M, N, K, alpha, A, B, beta, C, stream, info);
   else if (width == 128)
     err = gemm_launch<128, 6>(M, N, K, alpha, A, B, beta, C, stream, info);
-  else if (side)
-    err = gemm_launch<64, 8, 2, true, 8, true, false, true, true, 2, false, true, true, T, BM,
-                      true>(M, N, K, alpha, A, B, beta, C, stream, info);
   else
     err = gemm_launch<64, 8>(M, N, K, alpha, A, B, beta, C, stream, info);
   if (info && !err && sms && K > 0)

@@ -1,6 +1,7 @@
 // 24_side_by_side's driver: ch24::hgemm (FP16 inputs, the rule's choice of product and tile) and
-// ch24::bgemm (BF16) first, then tiles of 128 x 64 side by side and stacked, of C and of C^T
-// (--variant all), each against cuBLAS in the same precision in the same process.
+// ch24::bgemm (BF16) first, then tiles of 128 x 64 side by side and stacked, of C (with stream-K
+// and with whole tiles only, beside 128 x 256's) and of C^T (--variant all), each against cuBLAS
+// in the same precision in the same process.
 // The program's main() is generated (CMakeLists.txt: gemm_chapter).
 #include "variants.h"
 
@@ -38,7 +39,8 @@ gemm::Variant rule() {
 }
 
 // Tiles of 128 x BN of C, side by side ("_side") or stacked ("_stacked": 23's), with stream-K or
-// with whole tiles only ("_nostreamk": at 4096^3 the cost of a k-tile, README).
+// with whole tiles only ("_nostreamk": at 4096^3 the cost of a k-tile, README); the entry point
+// keeps C's tiles stacked.
 template <int BN, int STAGES, bool SIDE, bool STREAM_K = true>
 gemm::Variant tile(const char* suffix) {
   constexpr int DEFER = std::min(DEFERRED, BN / C_CHUNK);

@@ -1206,21 +1206,23 @@ def draw_beta(f, P, size=2048):
     f.t(40, 418, "The same bytes with beta 1 in 22 and 23: what changes is who waits for them. With beta not 1 the "
         "pass adds C's bytes twice, what\nit costs at copy speed (timed, cuBLAS's beta 0.5 costs it nothing over beta 1 at 3000^3, 96.6 against 96.4 us).", 8.5)
 
-def draw_pairs(f, P, shapes=((1024, 1024, 1024), (128, 8192, 8192))):
-    """24: a cluster's two 128 x 64 tiles stacked (23: they share B's tile) and side by side (24: A's); the bytes a
-    cluster copies from L2 per k-tile, and per launch at `shapes` (cluster tiles as cluster_tiles counts them)"""
+def draw_pairs(f, P, shapes=((128, 4096, 4096), (128, 8192, 8192))):
+    """24: a cluster's two 128 x 64 tiles of C^T stacked (23: they share the product's B tile, A^T's) and side by side
+    (24: its A tile, B^T's); the bytes a cluster copies from L2 per k-tile, and per launch at `shapes` (cluster tiles
+    as cluster_tiles counts them)"""
     p = P["fp16"]
     BK, CL = p["BK"], p["CLUSTER"]
     BM, BN = 128, 64
     a_kb, b_kb = BM * BK * 2 // 1024, BK * BN * 2 // 1024  # a k-tile of A's tile and of B's, KB
-    f.c(500, 66, f"A cluster of {CL} blocks, each computing a tile of {BM} x {BN} (the rule's at small squares; C^T's "
-        f"where C has 65-128 rows). Per k-tile ({BK} k) a tile\nneeds {a_kb} KB of A and {b_kb} KB of B. The tile a "
-        "cluster's blocks share is copied once from L2 (multicast into both blocks); the other, once per block.", 9)
+    f.c(500, 66, f"A cluster of {CL} blocks, each computing a tile of {BM} x {BN} of C^T = B^T A^T (C of 65-{p['SWAP_ROWS']} "
+        f"rows). Per k-tile ({BK} k) a tile needs {a_kb} KB of the product's A\n(B^T's rows) and {b_kb} KB of its B "
+        "(A^T's). The tile a cluster's blocks share is copied once from L2 (multicast into both blocks); the other, once "
+        "per block.", 9)
     px = .9
     side_kb, stacked_kb = a_kb + CL * b_kb, CL * a_kb + b_kb
     for i, side in enumerate([False, True]):
         x0, y0 = 60 + i * 470, 140
-        f.t(x0 - 20, y0 - 26, ["(a) 23: stacked, the B tile shared", "(b) 24: side by side, the A tile shared"][i], 10,
+        f.t(x0 - 20, y0 - 26, ["(a) 23: stacked, A^T's tile shared", "(b) 24: side by side, B^T's tile shared"][i], 10,
             weight="bold")
         ax, bx = x0, x0 + BK * px + 14  # A's k-tile at the left, C's tiles right of it, B's above them
         cy = y0 + BK * px + 14
@@ -1236,13 +1238,15 @@ def draw_pairs(f, P, shapes=((1024, 1024, 1024), (128, 8192, 8192))):
                 f.box(ax, cy + b * BM * px, BK * px, BM * px, HUES[b], f"{a_kb} KB", 7.5)
         if not side:  # B's tile is one 64-column box: the blocks' shares of it are none and all of it
             f.box(bx, y0, BN * px, BK * px, HUES[CL - 1], f"{b_kb} KB", 7.5)
-        f.c(ax + BK * px / 2, y0 + BK * px / 2 - 6, "A's k-tile\nbelow, B's\nto the right", 7.5)
-        note = (f"Block b copies half of A's tile into both blocks and all of its own B tile: {a_kb} + {CL} x {b_kb} = "
-                f"{side_kb} KB a k-tile" if side else f"Block b copies its own A tile, and block {CL - 1} the B tile into both "
-                f"blocks (its one 64-column box is the share of the last): {CL} x {a_kb} + {b_kb} = {stacked_kb} KB a k-tile")
+        f.c(ax + BK * px / 2, y0 + BK * px / 2 - 6, "B^T's k-tile\nbelow, A^T's\nto the right", 7.5)
+        note = (f"Block b copies half of B^T's tile into both blocks and all of its own A^T tile: {a_kb} + {CL} x {b_kb} = "
+                f"{side_kb} KB a k-tile" if side else f"Block b copies its own B^T tile, and block {CL - 1} A^T's tile into "
+                f"both blocks (one box, the last block's share): {CL} x {a_kb} + {b_kb} = {stacked_kb} KB a k-tile")
         f.t(x0 - 20, cy + (BM if side else CL * BM) * px + 14, textwrap.fill(note + " from L2 for the cluster.", 70), 8.5)
     y = 510
     f.t(40, y, "(c) Bytes a launch copies from L2, computed: cluster tiles x k-tiles x KB a k-tile", 9, weight="bold")
+    f.t(40, y + 16, "The README has them measured. C's own tiles of 128 x 64 (A's tile the larger) stay stacked: side by "
+        "side they ran slower.", 8.5)
     rows, most = [], 0
     for m, n, k in shapes:
         rows_, cols_ = (n, m) if m <= p["SWAP_ROWS"] and m < n else (m, n)  # C^T for few rows
@@ -1250,11 +1254,11 @@ def draw_pairs(f, P, shapes=((1024, 1024, 1024), (128, 8192, 8192))):
         kt = -(-k // BK)
         for sd in (False, True):
             mb = ct(sd) * kt * (side_kb if sd else stacked_kb) * 1024 / 1e6
-            rows.append((f"{m} x {n} x {k}" + (" (C^T)" if rows_ != m else ""), sd, ct(sd), mb))
+            rows.append((f"{m} x {n} x {k}", sd, ct(sd), mb))
             most = max(most, mb)
     k = 540 / most
     for j, (label, sd, tiles, mb) in enumerate(rows):
-        yy = y + 26 + j * 20
+        yy = y + 40 + j * 20
         f.r(340, yy + 7, f"{label}, {'side by side' if sd else 'stacked'}: {tiles} cluster tiles")
         f.rect(350, yy, mb * k, 14, ORANGE if sd else lt(BLUE, .45), "white", .6)
         f.t(355 + mb * k, yy + 7, f"{mb:.0f} MB", 8, va="center")
@@ -1307,7 +1311,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "21_staging": (draw_staging, 592, "rows TMA cannot describe: copies at copy speed, C's rows a store each"),
     "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows start inside a 32-byte sector"),
     "23_beta_adds": (draw_beta, 470, "beta not 0: C scaled first, the product added in L2"),
-    "24_side_by_side": (draw_pairs, 630, "a cluster's two tiles side by side, sharing the larger one"),
+    "24_side_by_side": (draw_pairs, 645, "a cluster's two tiles side by side, sharing the larger one"),
 }
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ GEMM_DECLARE_BGEMM(ch24)
 
 GEMM_REQUIRE_HOPPER(ch24)
 
-// The entry point: 23's products, tiles and paths, tiles of 128 x 64 side by side where two fit
-// across. The shape matrix's small shapes take them, of C and of C^T.
+// The entry point: 23's products, tiles and paths, C^T's tiles side by side for 65-128 rows of C
+// (the shape matrix's tall and skinny shapes among them).
 GEMM_ENTRY_POINT_TESTS_IF(ch24_hopper, "[ch24][fp16]", ch24, "ch24::hgemm (FP16)", ch24::hgemm,
                           gemm_tests::tma_paths)
 GEMM_ENTRY_POINT_TESTS_IF(ch24_hopper, "[ch24][bf16]", ch24, "ch24::bgemm (BF16)", ch24::bgemm,
@@ -48,16 +48,16 @@ TEST_CASE("ch24: C^T in tiles of 128 x 64 side by side", "[ch24][fp16]") {
   gemm_tests::check_staged(side, false);
 }
 
-// The rule: side by side where tiles of 128 x 64 make two columns (1024^3; C^T of 65-128 rows),
-// stacked where they make one (C^T of 33-64 rows), and wider tiles unchanged (4096^3).
+// The rule: C^T's tiles side by side for 65-128 rows of C, stacked for 33-64 (one tile across);
+// C's own tiles of 128 x 64 stacked (1024^3), wider ones unchanged (4096^3).
 TEST_CASE("ch24: which tiles sit side by side", "[ch24][fp16]") {
   ch24_hopper();
   const gemm::Variant v = gemm_tests::find(ch24::variants(), "", gemm::Precision::FP16);
   using Case = std::pair<gemm::Shape, const char*>;
   for (const auto& [shape, note] :
-       {Case{{1024, 1024, 1024}, "tiles of 128 x 64, two side by side"},
+       {Case{{1024, 1024, 1024}, "tiles of 128 x 64;"},
         {{128, 4096, 4096}, "C^T in tiles of 128 x 64, two side by side"},
-        {{100, 4096, 1024}, "C^T in tiles of 128 x 64, two side by side"},
+        {{65, 4096, 1024}, "C^T in tiles of 128 x 64, two side by side"},
         {{64, 4096, 1024}, "C^T in tiles of 128 x 64;"},
         {{4096, 4096, 4096}, "tiles of 128 x 256;"}}) {
     INFO(shape.m << " x " << shape.n << " x " << shape.k);
