@@ -58,7 +58,7 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
-    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-23) loop over
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-24) loop over
     // several: one k-tile (K = 8), and a few with edges everywhere.
     {4096, 4096, 8},
     {3000, 2056, 200},
@@ -288,7 +288,7 @@ void check_corruption_is_caught(const gemm::Variant& v) {
 }
 
 // The entry point and its default variant on one problem: the same bits in C. K = 136 is never
-// split (the split rule wants chunks of at least 128; 17-23 share out no tile of 3 k-tiles),
+// split (the split rule wants chunks of at least 128; 17-24 share out no tile of 3 k-tiles),
 // so no atomics reorder the sums.
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v) {
   gemm::Problem prob(1000, 2048, 136, 21, sixteen(v));
@@ -365,7 +365,7 @@ void check_c_one_past_aligned(const gemm::Variant& v) {
 }
 
 // M x N x K (1024 x 1024 x 4096 unless told) with beta 0 and 0.5, twice each: the launcher
-// reports k_splits (17-23: the most clusters sharing one tile), the two runs give the same bits
+// reports k_splits (17-24: the most clusters sharing one tile), the two runs give the same bits
 // (the pieces of a shared tile go into C in a fixed order) and the result passes the check. C
 // starts as NaN for beta 0, so the first piece must store, not add.
 void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M, int N, int K) {
