@@ -1206,6 +1206,11 @@ def draw_beta(f, P, size=2048):
     f.t(40, 418, "The same bytes with beta 1 in 22 and 23: what changes is who waits for them. With beta not 1 the "
         "pass adds C's bytes twice, what\nit costs at copy speed (timed, cuBLAS's beta 0.5 costs it nothing over beta 1 at 3000^3, 96.6 against 96.4 us).", 8.5)
 
+def cluster_tiles(rows, cols, tm, bn, cluster, side):
+    """24's cluster_tiles: the cluster tiles covering rows x cols, a cluster's tiles stacked or side by side"""
+    r, c = -(-rows // tm), -(-cols // bn)
+    return r * -(-c // cluster) if side else -(-r // cluster) * c
+
 def draw_pairs(f, P, shapes=((128, 4096, 4096), (128, 8192, 8192))):
     """24: a cluster's two 128 x 64 tiles of C^T stacked (23: they share the product's B tile, A^T's) and side by side
     (24: its A tile, B^T's); the bytes a cluster copies from L2 per k-tile, and per launch at `shapes` (cluster tiles
@@ -1250,11 +1255,11 @@ def draw_pairs(f, P, shapes=((128, 4096, 4096), (128, 8192, 8192))):
     rows, most = [], 0
     for m, n, k in shapes:
         rows_, cols_ = (n, m) if m <= p["SWAP_ROWS"] and m < n else (m, n)  # C^T for few rows
-        ct = lambda sd: (-(-rows_ // BM) * -(-(-(-cols_ // BN)) // CL)) if sd else -(-(-(-rows_ // BM)) // CL) * -(-cols_ // BN)
         kt = -(-k // BK)
         for sd in (False, True):
-            mb = ct(sd) * kt * (side_kb if sd else stacked_kb) * 1024 / 1e6
-            rows.append((f"{m} x {n} x {k}", sd, ct(sd), mb))
+            tiles = cluster_tiles(rows_, cols_, BM, BN, CL, sd)
+            mb = tiles * kt * (side_kb if sd else stacked_kb) * 1024 / 1e6
+            rows.append((f"{m} x {n} x {k}", sd, tiles, mb))
             most = max(most, mb)
     k = 540 / most
     for j, (label, sd, tiles, mb) in enumerate(rows):

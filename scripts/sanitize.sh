@@ -7,7 +7,7 @@
 # enough k-tiles for the rings of stages of 10-24 to wrap around, and K large enough for 07-16
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error. SANITIZE_JOBS: runs at once (default: half the cores,
-# at least 4); SANITIZE_CHAPTERS: only these folders (space-separated; default every chapter).
+# at least 4).
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +21,9 @@ command -v compute-sanitizer >/dev/null || {
 log=${1:-$(results_dir)/checks/sanitizer.log}
 mkdir -p "$(dirname "$log")"
 
-wanted() { [ -z "${SANITIZE_CHAPTERS:-}" ] || [[ " $SANITIZE_CHAPTERS " == *" $1 "* ]]; }
 jobs=()
 for c in [0-9][0-9]_*/; do
   c=${c%/}
-  wanted "$c" || continue
   [ -x "$build/$c/$c" ] || { echo "$0: $build/$c/$c is not built; run scripts/test.sh first." >&2; exit 1; }
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 261 --offset 1 --variant all"
@@ -41,7 +39,7 @@ done
 # of 128 x 64 side by side (306 cluster tiles).
 for c in 14_persistent 15_clusters 16_tma_store 17_stream_k 18_deferred_store 19_tile_choice \
          20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side; do
-  [ -x "$build/$c/$c" ] && wanted "$c" || continue
+  [ -x "$build/$c/$c" ] || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328")
     [ "${c%%_*}" -ge 21 ] && jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --offset 1")
@@ -53,13 +51,12 @@ done
 # 17's to 24's stream-K: 9 tiles of 32 k-tiles shared out among 36 clusters, 4 pieces a tile,
 # added into C in turn by the TMA unit (beta 0) or with atomics (beta 0.5); in 18 and 19 the piece
 # that ends a tile leaves its last chunks to the cluster's next piece (19: every width, --variant
-# all; its rule takes 64 columns here, shared out as well, side by side in 24; 22: its 192 x 192
-# tile as well). 21-24
-# also with every pointer one element off: copied operands, and C's rows written from the
-# buffers, where pieces add with atomics.
+# all; its rule takes 64 columns here, shared out as well; 24: its tiles side by side too; 22: its
+# 192 x 192 tile as well). 21-24 also with every pointer one element off: copied operands, and
+# C's rows written from the buffers, where pieces add with atomics.
 for c in 17_stream_k 18_deferred_store 19_tile_choice 20_skinny 21_staging 22_tall_tiles \
          23_beta_adds 24_side_by_side; do
-  [ -x "$build/$c/$c" ] && wanted "$c" || continue
+  [ -x "$build/$c/$c" ] || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 600 --n 600 --k 2048 --variant all"
            "$tool $build/$c/$c --m 600 --n 600 --k 2048 --beta 0.5")
@@ -71,7 +68,7 @@ done
 # k-tiles, some tiles in three), added into C with atomics, transposed, at every width (24: side
 # by side and stacked; and 100 rows of C, which 24's rule puts side by side).
 for c in 20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side; do
-  [ -x "$build/$c/$c" ] && wanted "$c" || continue
+  [ -x "$build/$c/$c" ] || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 16 --n 4104 --k 2056 --variant all"
            "$tool $build/$c/$c --m 33 --n 4104 --k 2056 --beta 0.5")
