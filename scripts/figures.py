@@ -182,7 +182,7 @@ def defaults(build, name):
              for v in json.loads(run.stdout)["variants"] if v.get("default")} if not run.returncode else {}
         if not P:
             raise ValueError(f"exit {run.returncode} {run.stderr.strip()[-100:]}" if run.returncode else "no default")
-        if P.get("bf16") == P.get("fp16"):  # 11-24: BF16's default is FP16's kernel on other inputs, one drawing
+        if P.get("bf16") == P.get("fp16"):  # 11-25: BF16's default is FP16's kernel on other inputs, one drawing
             P.pop("bf16", None)
         return P
     except (OSError, subprocess.SubprocessError, ValueError, TypeError, KeyError) as e:
@@ -1268,6 +1268,50 @@ def draw_pairs(f, P, shapes=((128, 4096, 4096), (128, 8192, 8192))):
         f.rect(350, yy, mb * k, 14, ORANGE if sd else lt(BLUE, .45), "white", .6)
         f.t(355 + mb * k, yy + 7, f"{mb:.0f} MB", 8, va="center")
 
+def short_tiles(m, n, sms=132):
+    """25's rule (gemm_choose): C^T's width for m rows, and whether its tiles of 64 rows fit in one round of sms"""
+    w = 16 if m <= 16 else 32 if m <= 32 else 64
+    return w, -(-n // 64) * -(-m // w) <= sms
+
+def draw_short(f, P, shape=(128, 4096, 4096), sms=132, plan=((16, 4096, 4096), (16, 8192, 8192), (64, 8192, 8192),
+                                                            (128, 4096, 4096), (128, 8192, 8192))):
+    """25: C^T's tiles of 128 rows in clusters of two (24), cut in two along K where there are fewer than clusters,
+    against tiles of 64 rows, one block each, over all of K (schematic timelines); the tiles at the plan's skinny
+    shapes on the H200's 132 SMs"""
+    p = P["fp16"]
+    BK, CL = p["BK"], p["CLUSTER"]
+    m, n, k = shape
+    kt, clusters = -(-k // BK), sms // CL
+    f.c(500, 66, f"C of {m} x {n} x {k}, computed as C^T = B^T A^T ({n} x {m}) in tiles 64 columns of C^T (C's "
+        f"rows) wide, drawn here as C: its {m} rows down,\n{n} columns across. Each block does the same multiply-adds "
+        f"in both: 24's half tiles, {kt // 2} k-tiles of 128 x 64, or 25's whole tiles, {kt} k-tiles of 64 x 64.", 9)
+    tall = -(-n // 128) * -(-m // 64)
+    for i, rows in enumerate([128, 64]):
+        y = 120 + i * 100
+        f.t(40, y, f"(a) 24: {tall} tiles of 128 x 64 of C^T, {tall // CL} clusters of {CL} (a column here) on "
+            f"{clusters}: each tile cut in two along K, {2 * tall} pieces" if rows == 128 else
+            f"(b) 25: {2 * tall} tiles of 64 x 64, one block each on {sms} SMs, all of K", 9.5, weight="bold")
+        cols = -(-n // rows)
+        f.grid(40, y + 20, [[lt(HUES[c % 2 if rows == 128 else (c + r) % 2], .2 + .35 * r * (rows == 128))
+                             for c in range(cols)] for r in range(-(-m // 64))], 920 / cols, 22)
+    y = 340
+    f.t(40, y, "(c) One tile, schematic (time across, in k-tiles of the block's work; store and wait not to scale)",
+        9.5, weight="bold")
+    f.bars(300, y + 24, 600, kt + 20, ["24: first piece", "24: second piece", "25: one block"],
+           [(0, 0, kt / 2, BLUE, f"k-tiles 0-{kt // 2 - 1}"), (0, kt / 2, kt / 2 + 6, GREY, "store"),
+            (1, 0, kt / 2, ORANGE, f"k-tiles {kt // 2}-{kt - 1}"), (1, kt / 2, kt / 2 + 6, LIGHT, "waits", "//"),
+            (1, kt / 2 + 6, kt / 2 + 20, RED, "adds, atomics"),
+            (2, 0, kt, GREEN, f"k-tiles 0-{kt - 1}, 64 rows"), (2, kt, kt + 6, GREY, "store")], 26)
+    y = 480
+    f.t(40, y, f"(d) The rule at the benchmark's skinny shapes: tiles of 64 rows where {sms} blocks take them all",
+        9.5, weight="bold")
+    for j, (mm, nn, kk) in enumerate(plan):
+        w, fits = short_tiles(mm, nn, sms)
+        t128 = -(-nn // 128) * -(-mm // w)
+        f.t(60, y + 22 + j * 18, f"{mm} x {nn} x {kk}: C^T {w} columns wide; {t128} tiles of 128 rows, "
+            f"{2 * t128} of 64: " + ("tiles of 64 rows, one block each" if fits else "24's tiles of 128 rows"), 8.5,
+            color=DARK if fits else "#777777")
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1317,6 +1361,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows start inside a 32-byte sector"),
     "23_beta_adds": (draw_beta, 470, "beta not 0: C scaled first, the product added in L2"),
     "24_side_by_side": (draw_pairs, 645, "a cluster's two tiles side by side, sharing the larger one"),
+    "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows, one block each, K whole"),
 }
 
 if __name__ == "__main__":

@@ -2,12 +2,13 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path; 12-24 copy A and B into aligned scratch first) and an aligned one
-# (67x72x264: the 16-byte path from 03 on, TMA in 12-24). Both have edge tiles in M, N and K,
+# element-by-element path; 12-25 copy A and B into aligned scratch first) and an aligned one
+# (67x72x264: the 16-byte path from 03 on, TMA in 12-25). Both have edge tiles in M, N and K,
 # enough k-tiles for the rings of stages of 10-24 to wrap around, and K large enough for 07-16
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error. SANITIZE_JOBS: runs at once (default: half the cores,
-# at least 4).
+# at least 4). SANITIZE_PART=i/n: only every n-th run from the i-th (on the H200 all of them took
+# more than eight and a half minutes with 14 at once).
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ for c in [0-9][0-9]_*/; do
 done
 # The persistent chapters' defaults where K is not split and the blocks loop: 81 (cluster) tiles,
 # more than fit at once, of 6 k-tiles each, so the ring wraps within a tile and across tiles.
-# 21-24 also with every pointer one element off: C's rows from the buffers, the deferred
+# 21-25 also with every pointer one element off: C's rows from the buffers, the deferred
 # chunks among them going out during the next tile's k-loop; 22 also with its 192 x 192 tile, on
 # 2200 x 4000 (126 cluster tiles: 192 x 192 makes 66 at 2200 x 2064, one per cluster); 23 and 24
 # also with beta 0.5: every tile added into the scaled C by the TMA unit; 24 also with its tiles
@@ -52,7 +53,7 @@ done
 # added into C in turn by the TMA unit (beta 0) or with atomics (beta 0.5); in 18 and 19 the piece
 # that ends a tile leaves its last chunks to the cluster's next piece (19: every width, --variant
 # all; its rule takes 64 columns here, shared out as well; 24: its tiles side by side too; 22: its
-# 192 x 192 tile as well). 21-24 also with every pointer one element off: copied operands, and
+# 192 x 192 tile as well). 21-25 also with every pointer one element off: copied operands, and
 # C's rows written from the buffers, where pieces add with atomics.
 for c in 17_stream_k 18_deferred_store 19_tile_choice 20_skinny 21_staging 22_tall_tiles \
          23_beta_adds 24_side_by_side; do
@@ -64,15 +65,17 @@ for c in 17_stream_k 18_deferred_store 19_tile_choice 20_skinny 21_staging 22_ta
     [ "$c" = 22_tall_tiles ] && jobs+=("$tool $build/$c/$c --m 600 --n 600 --k 2048 --beta 0.5 --variant fp16_192x192x64_s4")
   done
 done
-# 20's C^T (21's to 24's too): 17 tiles of 33 k-tiles cut in two along K (pieces of 16 and 17
+# 20's C^T (21's to 25's too): 17 tiles of 33 k-tiles cut in two along K (pieces of 16 and 17
 # k-tiles, some tiles in three), added into C with atomics, transposed, at every width (24: side
-# by side and stacked; and 100 rows of C, which 24's rule puts side by side).
-for c in 20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side; do
+# by side and stacked; and 100 rows of C, which 24's rule puts side by side; 25: its tiles of 64
+# rows at every width, 65 tiles cut in two, and at 100 rows 130 whole ones; C's own tiles run 24's
+# kernels, sanitized above).
+for c in 20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side 25_short_tiles; do
   [ -x "$build/$c/$c" ] || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 16 --n 4104 --k 2056 --variant all"
            "$tool $build/$c/$c --m 33 --n 4104 --k 2056 --beta 0.5")
-    [ "$c" = 24_side_by_side ] && jobs+=("$tool $build/$c/$c --m 100 --n 4104 --k 2056 --beta 0.5")
+    [ "${c%%_*}" -ge 24 ] && jobs+=("$tool $build/$c/$c --m 100 --n 4104 --k 2056 --beta 0.5")
   done
 done
 
@@ -98,10 +101,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The problems are tiny; the sanitizer's start-up is what takes the time.
 par=${SANITIZE_JOBS:-$(( $(nproc) / 2 > 4 ? $(nproc) / 2 : 4 ))}
+part=${SANITIZE_PART:-1/1}
+first=$(( ${part%/*} - 1 )) every=${part#*/}
 status=0
-for i in "${!jobs[@]}"; do printf '%03d %s\n' "$i" "${jobs[$i]}"; done |
+for i in "${!jobs[@]}"; do
+  if [ $(( i % every )) -eq "$first" ]; then printf '%03d %s\n' "$i" "${jobs[$i]}"; fi
+done |
   xargs -P "$par" -I{} bash -c 'run_one {}' || status=1
 cat "$tmp"/*.log > "$log"
 errors=$(grep -c '^rc=[^0]' "$log" || true)
-echo "$0: ${#jobs[@]} runs, $errors with errors; log in $log"
+echo "$0: $(grep -c '^rc=' "$log") of ${#jobs[@]} runs (part $part), $errors with errors; log in $log"
 exit $status
