@@ -68,7 +68,9 @@ void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, s
 void check_skinny(const gemm::Variant& v);
 // 21: copies of A and B from every other shift, C's unaligned rows (rows: the variant writes
 // them from the buffers; rows_with_beta: with beta not 0 as well), beta 0 and not.
-void check_staged(const gemm::Variant& v, bool rows, bool rows_with_beta = false);
+// shares_out: tiles are shared out among clusters at 600 x 601 x 2048 (25's tiles of 64 rows: not).
+void check_staged(const gemm::Variant& v, bool rows, bool rows_with_beta = false,
+                  bool shares_out = true);
 
 inline void always() {}
 
