@@ -1,12 +1,12 @@
-// 25_short_tiles: C^T in tiles of 64 rows, one block each, K whole (sm_90a).
+// 25_short_tiles: C^T in tiles of 64 rows: twice the tiles, fewer cut along K (sm_90a).
 // For a C of at most 128 rows 24 computes C^T in tiles of 128 rows, in clusters of two. At 128 x
 // 4096 x 4096 or 64 x 8192 x 8192 there are fewer such tiles than clusters, so each is cut in two
 // along K: both pieces run at once, and the second waits for the first to be in C before it adds
 // its own with atomics. Tiles of 64 rows (one consumer warpgroup; 16 KB a stage at 64 columns, so
-// 13 stages) are twice as many: where a round of the GPU's blocks takes them all, each block
-// computes one over all of K, alone (clusters of two ran slower: README). What should move: the
-// kernel's time and DRAM's throughput there, toward cuBLAS's, whose kernel at those shapes has
-// tiles of 64 x 64; nothing elsewhere.
+// 13 stages) are twice as many: where one round of the GPU's blocks takes them all, they run in
+// clusters of one (two ran slower: README), and at those two shapes each block computes one over
+// all of K. What should move: the kernel's time and DRAM's throughput there, toward cuBLAS's, whose
+// kernel at those shapes has tiles of 64 x 64; nothing elsewhere.
 // Host plumbing that is not the lesson (the sm_90a probe, tensor maps, the scratch for the copies
 // of A or B where TMA cannot read them, cluster launches) is in common/hopper.cuh.
 #include "gemm_check.h"
@@ -29,7 +29,7 @@ __host__ __device__ constexpr int threads(int tm) { return 128 * (1 + tm / 64); 
 // (128 x 40 + 384 x 152 = 63,488); one takes 232 as well, far more than its 64 rows need.
 constexpr int PRODUCER_REGS = 40;
 __host__ __device__ constexpr int consumer_regs(int tm) {
-  return tm == 64 ? 232 : (512 - PRODUCER_REGS) / (tm / 64) / 8 * 8;  // 64 rows: the most needed
+  return tm == 64 ? 232 : (512 - PRODUCER_REGS) / (tm / 64) / 8 * 8;
 }
 
 // TMA_STORE: each consumer warpgroup stages C through two buffers of 64 rows x 32 columns.
@@ -989,7 +989,7 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
   // rather than A^T's (8 KB). C's own tiles of 128 x 64 stay stacked: side by side they ran
   // slower (README).
   const bool side = swap == 64 && M > 64;
-  // C^T's tiles of 64 rows, one block each, where one round of the GPU's blocks takes them all:
+  // C^T's tiles of 64 rows, clusters of one, where one round of the GPU's blocks takes them all:
   // twice the tiles of 24's 128 rows, so that fewer are cut along K (README, measured).
   const bool short_tiles = swap && sms && gemm::ceil_div(N, 64) * gemm::ceil_div(M, swap) <= sms;
   if (short_tiles && swap == 16)
@@ -1028,7 +1028,7 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
     info->note = (swap ? "C^T in tiles of " + std::to_string(short_tiles ? 64 : BM) + " x " +
                              std::to_string(swap)
                        : "tiles of " + std::to_string(height) + " x " + std::to_string(width)) +
-                 (short_tiles ? ", one block each" : side ? ", two side by side" : "") +
+                 (short_tiles ? ", clusters of one" : side ? ", two side by side" : "") +
                  (info->note.empty() ? "" : "; ") + info->note;
   return err;
 }

@@ -1276,7 +1276,7 @@ def short_tiles(m, n, sms=132):
 def draw_short(f, P, shape=(128, 4096, 4096), sms=132, plan=((16, 4096, 4096), (16, 8192, 8192), (64, 8192, 8192),
                                                             (128, 4096, 4096), (128, 8192, 8192))):
     """25: C^T's tiles of 128 rows in clusters of two (24), cut in two along K where there are fewer than clusters,
-    against tiles of 64 rows, one block each, over all of K (schematic timelines); the tiles at the plan's skinny
+    against tiles of 64 rows, twice as many, in clusters of one (schematic timelines); the tiles at the plan's skinny
     shapes on the H200's 132 SMs"""
     p = P["fp16"]
     BK, CL = p["BK"], p["CLUSTER"]
@@ -1290,26 +1290,28 @@ def draw_short(f, P, shape=(128, 4096, 4096), sms=132, plan=((16, 4096, 4096), (
         y = 120 + i * 100
         f.t(40, y, f"(a) 24: {tall} tiles of 128 x 64 of C^T, {tall // CL} clusters of {CL} (a column here) on "
             f"{clusters}: each tile cut in two along K, {2 * tall} pieces" if rows == 128 else
-            f"(b) 25: {2 * tall} tiles of 64 x 64, one block each on {sms} SMs, all of K", 9.5, weight="bold")
+            f"(b) 25: {2 * tall} tiles of 64 x 64 on {sms} SMs, clusters of one: each tile whole, all of K", 9.5, weight="bold")
         cols = -(-n // rows)
         f.grid(40, y + 20, [[lt(HUES[c % 2 if rows == 128 else (c + r) % 2], .2 + .35 * r * (rows == 128))
                              for c in range(cols)] for r in range(-(-m // 64))], 920 / cols, 22)
     y = 340
-    f.t(40, y, "(c) One tile, schematic (time across, in k-tiles of the block's work; store and wait not to scale)",
-        9.5, weight="bold")
-    f.bars(300, y + 24, 600, kt + 20, ["24: first piece", "24: second piece", "25: one block"],
-           [(0, 0, kt / 2, BLUE, f"k-tiles 0-{kt // 2 - 1}"), (0, kt / 2, kt / 2 + 6, GREY, "store"),
-            (1, 0, kt / 2, ORANGE, f"k-tiles {kt // 2}-{kt - 1}"), (1, kt / 2, kt / 2 + 6, LIGHT, "waits", "//"),
-            (1, kt / 2 + 6, kt / 2 + 20, RED, "adds, atomics"),
-            (2, 0, kt, GREEN, f"k-tiles 0-{kt - 1}, 64 rows"), (2, kt, kt + 6, GREY, "store")], 26)
+    f.t(40, y, "(c) One tile, schematic: the same multiply-adds a block, k-loops as long (store, wait, adds not to "
+        "scale)", 9.5, weight="bold")
+    f.bars(300, y + 24, 600, kt + 34, ["24: first piece", "24: second piece", "25: one block"],
+           [(0, 0, kt, BLUE, f"k-tiles 0-{kt // 2 - 1} of 128 x 64"), (0, kt, kt + 8, GREY, "store"),
+            (1, 0, kt, ORANGE, f"k-tiles {kt // 2}-{kt - 1} of 128 x 64"), (1, kt, kt + 10, LIGHT, "waits", "//"),
+            (1, kt + 10, kt + 34, RED, "adds, atomics"),
+            (2, 0, kt, GREEN, f"k-tiles 0-{kt - 1} of 64 x 64"), (2, kt, kt + 8, GREY, "store")], 26)
     y = 480
     f.t(40, y, f"(d) The rule at the benchmark's skinny shapes: tiles of 64 rows where {sms} blocks take them all",
         9.5, weight="bold")
     for j, (mm, nn, kk) in enumerate(plan):
         w, fits = short_tiles(mm, nn, sms)
         t128 = -(-nn // 128) * -(-mm // w)
+        cut = sms // (2 * t128) >= 2  # the launcher's two ranges a tile where a tile has two blocks or more
         f.t(60, y + 22 + j * 18, f"{mm} x {nn} x {kk}: C^T {w} columns wide; {t128} tiles of 128 rows, "
-            f"{2 * t128} of 64: " + ("tiles of 64 rows, one block each" if fits else "24's tiles of 128 rows"), 8.5,
+            f"{2 * t128} of 64: " + (f"tiles of 64 rows, {'cut in two along K' if cut else 'whole'}" if fits
+                                     else "24's tiles of 128 rows"), 8.5,
             color=DARK if fits else "#777777")
 
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
@@ -1361,7 +1363,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "22_tall_tiles": (draw_tall, 545, "192-row tiles where a box's rows start inside a 32-byte sector"),
     "23_beta_adds": (draw_beta, 470, "beta not 0: C scaled first, the product added in L2"),
     "24_side_by_side": (draw_pairs, 645, "a cluster's two tiles side by side, sharing the larger one"),
-    "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows, one block each, K whole"),
+    "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows: twice the tiles, fewer cut along K"),
 }
 
 if __name__ == "__main__":

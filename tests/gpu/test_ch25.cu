@@ -49,9 +49,9 @@ TEST_CASE("ch25: which skinny products take tiles of 64 rows", "[ch25][fp16]") {
   const gemm::Variant v = gemm_tests::find(ch25::variants(), "", gemm::Precision::FP16);
   using Case = std::pair<gemm::Shape, const char*>;
   for (const auto& [shape, note] :
-       {Case{{16, 4096, 4096}, "C^T in tiles of 64 x 16, one block each"},
-        {{32, 2048, 1024}, "C^T in tiles of 64 x 32, one block each"},
-        {{100, 4096, 1024}, "C^T in tiles of 64 x 64, one block each"},
+       {Case{{16, 4096, 4096}, "C^T in tiles of 64 x 16, clusters of one"},
+        {{32, 2048, 1024}, "C^T in tiles of 64 x 32, clusters of one"},
+        {{100, 4096, 1024}, "C^T in tiles of 64 x 64, clusters of one"},
         {{128, 16384, 1024}, "C^T in tiles of 128 x 64, two side by side"},
         {{16, 16384, 1024}, "C^T in tiles of 128 x 16;"},
         {{1024, 1024, 1024}, "tiles of 128 x 64;"},
