@@ -1294,6 +1294,8 @@ def draw_short(f, P, shape=(128, 4096, 4096), sms=132, plan=((16, 4096, 4096), (
         cols = -(-n // rows)
         f.grid(40, y + 20, [[lt(HUES[c % 2 if rows == 128 else (c + r) % 2], .2 + .35 * r * (rows == 128))
                              for c in range(cols)] for r in range(-(-m // 64))], 920 / cols, 22)
+    f.legend(40, 292, [(lt(BLUE, .2), "24: the tile of a cluster's first block (a column: one cluster)"),
+                       (lt(BLUE, .55), "of its second block"), (BLUE, "25: each block's own tile (hues alternate)")], 8)
     y = 340
     f.t(40, y, "(c) One tile, schematic: the same multiply-adds a block, k-loops as long (store, wait, adds not to "
         "scale)", 9.5, weight="bold")
