@@ -182,7 +182,7 @@ def defaults(build, name):
              for v in json.loads(run.stdout)["variants"] if v.get("default")} if not run.returncode else {}
         if not P:
             raise ValueError(f"exit {run.returncode} {run.stderr.strip()[-100:]}" if run.returncode else "no default")
-        if P.get("bf16") == P.get("fp16"):  # 11-25: BF16's default is FP16's kernel on other inputs, one drawing
+        if P.get("bf16") == P.get("fp16"):  # 11-26: BF16's default is FP16's kernel on other inputs, one drawing
             P.pop("bf16", None)
         return P
     except (OSError, subprocess.SubprocessError, ValueError, TypeError, KeyError) as e:
@@ -1316,6 +1316,57 @@ def draw_short(f, P, shape=(128, 4096, 4096), sms=132, plan=((16, 4096, 4096), (
                                      else "24's tiles of 128 rows"), 8.5,
             color=DARK if fits else "#777777")
 
+def four_rounds(m, n, k, P, pairs=66, fours=30):
+    """26's in_fours for 128 x 256 tiles: the rounds in pairs and, costed, in clusters of four (H200: 66 and 30 fit)"""
+    kt, r, c = -(-k // P["BK"]), -(-m // 128), -(-n // 256)
+    def rounds(tiles, cl):
+        idle = -(-tiles // cl) * cl - tiles
+        return tiles / cl + float(P["STREAM_K_TAIL"]) if idle * kt > P["MIN_GAIN"] * cl else -(-tiles // cl)
+    return rounds(-(-r // 2) * c, pairs), rounds(-(-r // 4) * c, fours) * float(P["FOUR_KTILE_COST"])
+
+def draw_fours(f, P, shapes=((4096, 4096, 4096), (5000, 5000, 5000), (4096, 4096, 5000), (9000, 9000, 9000))):
+    """26: 128 x 256 tiles stacked in pairs (25) and in fours (26): who copies which of the B tile's 64-column boxes;
+    a box's rows against L2's 128-byte lines where a row is 10,000 bytes; the rule's rounds at `shapes`"""
+    p = P["fp16"]
+    BK, px = p["BK"], .42
+    f.c(500, 66, "Stacked tiles of 128 x 256 share the B tile (4 boxes of 64 columns, 8 KB a k-tile each): each block "
+        "copies its share of the boxes\ninto all of the cluster's blocks (multicast), and its own A tile (16 KB). Where "
+        "rows of A or B straddle L2's 128-byte lines, each row of a box\ncosts two lines: a share of fewer boxes, fewer "
+        "requests per block.", 9)
+    for i, cl in enumerate((2, 4)):
+        x0, y0 = 70 + i * 330, 165
+        f.t(x0 - 30, y0 - 36, ["(a) 25: pairs", "(b) 26: clusters of four"][i], 10, weight="bold")
+        bx, cy = x0 + BK * px + 10, y0 + BK * px + 10
+        for b in range(4):  # the B tile's boxes, coloured by the block that copies them
+            f.box(bx + b * 64 * px, y0, 64 * px, BK * px, HUES[b * cl // 4], "B", 7)
+        for b in range(cl):
+            f.box(x0, cy + b * 128 * px, BK * px, 128 * px, HUES[b], "A", 7.5)
+            f.box(bx, cy + b * 128 * px, 256 * px, 128 * px, lt(HUES[b], .4), f"block {b}", 8)
+        lines = 240 + 4 // cl * 120
+        f.t(x0 - 30, cy + cl * 128 * px + 8, textwrap.fill(f"A block copies {4 // cl} of the B tile's boxes: a k-tile "
+            f"asks L2 for 240 + {4 // cl} x 120 = {lines} lines (rows straddling), {'66' if cl == 2 else '30'} clusters "
+            f"fit on the H200 ({'132' if cl == 2 else '120'} SMs)", 44), 8.5)
+    x0, y0 = 740, 125
+    f.t(x0 - 50, y0 - 4, "(c) 8 rows of a box, 10,000 B apart", 10, weight="bold")
+    for r in range(8):
+        off = 10000 * r % 128
+        y = y0 + 24 + r * 16
+        f.rect(x0 + off * .9, y, 128 * .9, 11, ORANGE if off else BLUE)
+        f.r(x0 - 4, y + 5, f"row {r}", 7.5)
+    for q in range(3):
+        f.line([x0 + q * 128 * .9] * 2, [y0 + 18, y0 + 24 + 8 * 16], DARK, 1)
+    f.t(x0 - 50, y0 + 162, textwrap.fill("Lines of 128 bytes (vertical): 7 rows in 8 touch two, so a 64-row box asks "
+        "for 120 lines (aligned rows: 64), A's 128 rows for 240.", 40), 8.5)
+    y = 525
+    f.t(40, y, f"(d) The rule for 128 x 256 tiles where A's and B's rows straddle lines: clusters of four where their rounds x "
+        f"{p['FOUR_KTILE_COST']} < {p['MARGIN']} x the rounds in pairs", 9.5, weight="bold")
+    for j, (m, n, k) in enumerate(shapes):
+        two, four = four_rounds(m, n, k, p)
+        both = -(-k // 8) % 2 == 1 and -(-n // 8) % 2 == 1
+        pick = "pairs: not both A's and B's rows straddle" if not both else "fours" if four < float(p["MARGIN"]) * two else "pairs"
+        f.t(60, y + 22 + j * 17, f"{m} x {n} x {k}: rounds in pairs {two:.2f}, in fours x {p['FOUR_KTILE_COST']} "
+            f"{four:.2f}: {pick}", 8.5, color=DARK if pick == "fours" else "#777777")
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1366,6 +1417,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "23_beta_adds": (draw_beta, 470, "beta not 0: C scaled first, the product added in L2"),
     "24_side_by_side": (draw_pairs, 645, "a cluster's two tiles side by side, sharing the larger one"),
     "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows: twice the tiles, fewer cut along K"),
+    "26_clusters_of_four": (draw_fours, 610, "clusters of four tiles share B where rows straddle L2's lines"),
 }
 
 if __name__ == "__main__":

@@ -2,13 +2,14 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path; 12-25 copy A and B into aligned scratch first) and an aligned one
-# (67x72x264: the 16-byte path from 03 on, TMA in 12-25). Both have edge tiles in M, N and K,
-# enough k-tiles for the rings of stages of 10-25 to wrap around, and K large enough for 07-16
+# element-by-element path; 12-26 copy A and B into aligned scratch first) and an aligned one
+# (67x72x264: the 16-byte path from 03 on, TMA in 12-26). Both have edge tiles in M, N and K,
+# enough k-tiles for the rings of stages of 10-26 to wrap around, and K large enough for 07-16
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error. SANITIZE_JOBS: runs at once (default: half the cores,
 # at least 4). SANITIZE_PART=i/n: only every n-th run from the i-th (on the H200 all of them took
-# more than eight and a half minutes with 14 at once).
+# more than eight and a half minutes with 14 at once). SANITIZE_CHAPTERS="24 25": only the runs
+# of those chapters.
 #   usage: scripts/sanitize.sh [LOG]     default log: results/<gpu>/checks/sanitizer.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,7 @@ mkdir -p "$(dirname "$log")"
 jobs=()
 for c in [0-9][0-9]_*/; do
   c=${c%/}
+  [ -n "${SANITIZE_CHAPTERS:-}" ] && [[ " $SANITIZE_CHAPTERS " != *" ${c%%_*} "* ]] && continue
   [ -x "$build/$c/$c" ] || { echo "$0: $build/$c/$c is not built; run scripts/test.sh first." >&2; exit 1; }
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 261 --offset 1 --variant all"
@@ -78,6 +80,27 @@ for c in 20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side 25_shor
     [ "${c%%_*}" -ge 24 ] && jobs+=("$tool $build/$c/$c --m 100 --n 4104 --k 2056 --beta 0.5")
   done
 done
+# 26's clusters of four, every tile (--variant all): 2200 x 2064 x 328, whose blocks loop over
+# their tiles, and 600 x 600 x 2048, whose tiles are shared out among clusters of four (the
+# rule's 128 x 256 also with beta 0.5 and with every pointer one element off).
+c=26_clusters_of_four
+if [ -x "$build/$c/$c" ]; then
+  for tool in memcheck racecheck synccheck; do
+    jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --variant all"
+           "$tool $build/$c/$c --m 600 --n 600 --k 2048 --variant all"
+           "$tool $build/$c/$c --m 600 --n 600 --k 2048 --beta 0.5 --variant fp16_128x256x64_s4_c4"
+           "$tool $build/$c/$c --m 2200 --n 2064 --k 328 --offset 1 --variant fp16_128x256x64_s4_c4")
+  done
+fi
+if [ -n "${SANITIZE_CHAPTERS:-}" ]; then
+  kept=()
+  for j in "${jobs[@]}"; do
+    for c in $SANITIZE_CHAPTERS; do
+      case "$j" in *"/${c}_"*) kept+=("$j"); break ;; esac
+    done
+  done
+  jobs=("${kept[@]}")
+fi
 
 # One job: its command, the sanitizer's summary, which path each variant took, and its exit code,
 # written to its own file (SANITIZE_JOBS at a time; the log keeps their order).
