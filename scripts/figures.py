@@ -1331,8 +1331,8 @@ def draw_fours(f, P, shapes=((4096, 4096, 4096), (5000, 5000, 5000), (4096, 4096
     BK, px = p["BK"], .42
     f.c(500, 66, "Stacked tiles of 128 x 256 share the B tile (4 boxes of 64 columns, 8 KB a k-tile each): each block "
         "copies its share of the boxes\ninto all of the cluster's blocks (multicast), and its own A tile (16 KB). Where "
-        "rows of A or B straddle L2's 128-byte lines, each row of a box\ncosts two lines: a share of fewer boxes, fewer "
-        "requests per block.", 9)
+        "rows of A or B straddle L2's 128-byte lines, 7 rows of a box in 8\ncost two lines each: a share of fewer boxes, "
+        "fewer requests per block.", 9)
     for i, cl in enumerate((2, 4)):
         x0, y0 = 70 + i * 330, 165
         f.t(x0 - 30, y0 - 36, ["(a) 25: pairs", "(b) 26: clusters of four"][i], 10, weight="bold")
@@ -1358,13 +1358,13 @@ def draw_fours(f, P, shapes=((4096, 4096, 4096), (5000, 5000, 5000), (4096, 4096
     f.t(x0 - 50, y0 + 162, textwrap.fill("Lines of 128 bytes (vertical): 7 rows in 8 touch two, so a 64-row box asks "
         "for 120 lines (aligned rows: 64), A's 128 rows for 240.", 40), 8.5)
     y = 525
-    f.t(40, y, f"(d) The rule for 128 x 256 tiles where A's and B's rows straddle lines: clusters of four where their rounds x "
-        f"{p['FOUR_KTILE_COST']} < {p['MARGIN']} x the rounds in pairs", 9.5, weight="bold")
+    f.t(40, y, f"(d) The rule for 128 x 256 tiles where A's and B's rows straddle lines: clusters of four where\n"
+        f"their rounds x {p['FOUR_KTILE_COST']} < {p['MARGIN']} x the rounds in pairs", 9.5, weight="bold")
     for j, (m, n, k) in enumerate(shapes):
         two, four = four_rounds(m, n, k, p)
         both = -(-k // 8) % 2 == 1 and -(-n // 8) % 2 == 1
         pick = "pairs: not both A's and B's rows straddle" if not both else "fours" if four < float(p["MARGIN"]) * two else "pairs"
-        f.t(60, y + 22 + j * 17, f"{m} x {n} x {k}: rounds in pairs {two:.2f}, in fours x {p['FOUR_KTILE_COST']} "
+        f.t(60, y + 36 + j * 17, f"{m} x {n} x {k}: rounds in pairs {two:.2f}, in fours x {p['FOUR_KTILE_COST']} "
             f"{four:.2f}: {pick}", 8.5, color=DARK if pick == "fours" else "#777777")
 
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
@@ -1417,7 +1417,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "23_beta_adds": (draw_beta, 470, "beta not 0: C scaled first, the product added in L2"),
     "24_side_by_side": (draw_pairs, 645, "a cluster's two tiles side by side, sharing the larger one"),
     "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows: twice the tiles, fewer cut along K"),
-    "26_clusters_of_four": (draw_fours, 610, "clusters of four tiles share B where rows straddle L2's lines"),
+    "26_clusters_of_four": (draw_fours, 625, "clusters of four tiles share B where rows straddle L2's lines"),
 }
 
 if __name__ == "__main__":

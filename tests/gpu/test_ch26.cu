@@ -54,8 +54,9 @@ TEST_CASE("ch26: tiles in clusters of four on every path", "[ch26][fp16]") {
 }
 
 // The rule (on 132 SMs): four at 5000^3 and 7000^3 (rows of A and B of 10,000 and 14,000 bytes),
-// pairs where rows are aligned (4096^3) or only those of A or of B straddle lines (2048 x 2048 x
-// 5000, 4096 x 5000 x 4096), and 192 x 192 where the rule takes it (3000^3).
+// pairs where rows are aligned (4096^3) or only those of A or of B straddle lines (8192 x 8192 x
+// 5000 and 4096 x 5000 x 4096; at the first the rounds alone would take four), or where four
+// would add a round (2048 x 2048 x 5000), and 192 x 192 where the rule takes it (3000^3).
 TEST_CASE("ch26: which shapes take clusters of four", "[ch26][fp16]") {
   ch26_hopper();
   int sms = 0;
@@ -68,7 +69,8 @@ TEST_CASE("ch26: which shapes take clusters of four", "[ch26][fp16]") {
         {{4096, 4096, 4096}, "tiles of 128 x 256;"},
         {{3000, 3000, 3000}, "tiles of 192 x 192;"},
         {{2048, 2048, 5000}, "tiles of 128 x 256;"},
-        {{4096, 5000, 4096}, "tiles of 128 x 256;"}}) {
+        {{4096, 5000, 4096}, "tiles of 128 x 256;"},
+        {{8192, 8192, 5000}, "tiles of 128 x 256;"}}) {
     INFO(shape.m << " x " << shape.n << " x " << shape.k << ", " << sms << " SMs");
     if (sms != 132) continue;  // the rule's rounds depend on the SMs and the clusters that fit
     gemm::Problem prob(shape.m, shape.n, shape.k, 7, true);
