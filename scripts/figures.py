@@ -1317,12 +1317,10 @@ def draw_short(f, P, shape=(128, 4096, 4096), sms=132, plan=((16, 4096, 4096), (
             color=DARK if fits else "#777777")
 
 def four_rounds(m, n, k, P, pairs=66, fours=30):
-    """26's in_fours for 128 x 256 tiles: the rounds in pairs and, costed, in clusters of four (H200: 66 and 30 fit)"""
-    kt, r, c = -(-k // P["BK"]), -(-m // 128), -(-n // 256)
-    def rounds(tiles, cl):
-        idle = -(-tiles // cl) * cl - tiles
-        return tiles / cl + float(P["STREAM_K_TAIL"]) if idle * kt > P["MIN_GAIN"] * cl else -(-tiles // cl)
-    return rounds(-(-r // 2) * c, pairs), rounds(-(-r // 4) * c, fours) * float(P["FOUR_KTILE_COST"])
+    """26's in_fours for 128 x 256 tiles: the rounds counted in pairs and, costed, in clusters of four (H200: 66 and
+    30 fit), by 19's and 22's count"""
+    count = lambda cl, fit: rule_rounds(m, n, k, {**P, "CLUSTER": cl}, fit, [(128, 256)], [1.0])[0][0][5]
+    return count(2, pairs), count(4, fours) * float(P["FOUR_KTILE_COST"])
 
 def draw_fours(f, P, shapes=((4096, 4096, 4096), (5000, 5000, 5000), (4096, 4096, 5000), (9000, 9000, 9000))):
     """26: 128 x 256 tiles stacked in pairs (25) and in fours (26): who copies which of the B tile's 64-column boxes;

@@ -23,10 +23,12 @@ command -v compute-sanitizer >/dev/null || {
 log=${1:-$(results_dir)/checks/sanitizer.log}
 mkdir -p "$(dirname "$log")"
 
+# Whether chapter $1's runs are wanted (SANITIZE_CHAPTERS: only those chapters').
+wanted() { [ -z "${SANITIZE_CHAPTERS:-}" ] || [[ " $SANITIZE_CHAPTERS " == *" ${1%%_*} "* ]]; }
 jobs=()
 for c in [0-9][0-9]_*/; do
   c=${c%/}
-  [ -n "${SANITIZE_CHAPTERS:-}" ] && [[ " $SANITIZE_CHAPTERS " != *" ${c%%_*} "* ]] && continue
+  wanted "$c" || continue
   [ -x "$build/$c/$c" ] || { echo "$0: $build/$c/$c is not built; run scripts/test.sh first." >&2; exit 1; }
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 67 --n 45 --k 261 --offset 1 --variant all"
@@ -42,7 +44,7 @@ done
 # of 128 x 64 side by side (306 cluster tiles).
 for c in 14_persistent 15_clusters 16_tma_store 17_stream_k 18_deferred_store 19_tile_choice \
          20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side; do
-  [ -x "$build/$c/$c" ] || continue
+  [ -x "$build/$c/$c" ] && wanted "$c" || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328")
     [ "${c%%_*}" -ge 21 ] && jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --offset 1")
@@ -59,7 +61,7 @@ done
 # C's rows written from the buffers, where pieces add with atomics.
 for c in 17_stream_k 18_deferred_store 19_tile_choice 20_skinny 21_staging 22_tall_tiles \
          23_beta_adds 24_side_by_side; do
-  [ -x "$build/$c/$c" ] || continue
+  [ -x "$build/$c/$c" ] && wanted "$c" || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 600 --n 600 --k 2048 --variant all"
            "$tool $build/$c/$c --m 600 --n 600 --k 2048 --beta 0.5")
@@ -73,7 +75,7 @@ done
 # rows at every width, 65 tiles cut in two, and at 100 rows 130 whole ones; C's own tiles run 24's
 # kernels, sanitized above).
 for c in 20_skinny 21_staging 22_tall_tiles 23_beta_adds 24_side_by_side 25_short_tiles; do
-  [ -x "$build/$c/$c" ] || continue
+  [ -x "$build/$c/$c" ] && wanted "$c" || continue
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 16 --n 4104 --k 2056 --variant all"
            "$tool $build/$c/$c --m 33 --n 4104 --k 2056 --beta 0.5")
@@ -84,22 +86,13 @@ done
 # their tiles, and 600 x 600 x 2048, whose tiles are shared out among clusters of four (the
 # rule's 128 x 256 also with beta 0.5 and with every pointer one element off).
 c=26_clusters_of_four
-if [ -x "$build/$c/$c" ]; then
+if [ -x "$build/$c/$c" ] && wanted "$c"; then
   for tool in memcheck racecheck synccheck; do
     jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --variant all"
            "$tool $build/$c/$c --m 600 --n 600 --k 2048 --variant all"
            "$tool $build/$c/$c --m 600 --n 600 --k 2048 --beta 0.5 --variant fp16_128x256x64_s4_c4"
            "$tool $build/$c/$c --m 2200 --n 2064 --k 328 --offset 1 --variant fp16_128x256x64_s4_c4")
   done
-fi
-if [ -n "${SANITIZE_CHAPTERS:-}" ]; then
-  kept=()
-  for j in "${jobs[@]}"; do
-    for c in $SANITIZE_CHAPTERS; do
-      case "$j" in *"/${c}_"*) kept+=("$j"); break ;; esac
-    done
-  done
-  jobs=("${kept[@]}")
 fi
 
 # One job: its command, the sanitizer's summary, which path each variant took, and its exit code,
