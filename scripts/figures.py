@@ -182,7 +182,7 @@ def defaults(build, name):
              for v in json.loads(run.stdout)["variants"] if v.get("default")} if not run.returncode else {}
         if not P:
             raise ValueError(f"exit {run.returncode} {run.stderr.strip()[-100:]}" if run.returncode else "no default")
-        if P.get("bf16") == P.get("fp16"):  # 11-26: BF16's default is FP16's kernel on other inputs, one drawing
+        if P.get("bf16") == P.get("fp16"):  # 11-27: BF16's default is FP16's kernel on other inputs, one drawing
             P.pop("bf16", None)
         return P
     except (OSError, subprocess.SubprocessError, ValueError, TypeError, KeyError) as e:

@@ -2,9 +2,9 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path; 12-26 copy A and B into aligned scratch first) and an aligned one
-# (67x72x264: the 16-byte path from 03 on, TMA in 12-26). Both have edge tiles in M, N and K,
-# enough k-tiles for the rings of stages of 10-26 to wrap around, and K large enough for 07-16
+# element-by-element path; 12-27 copy A and B into aligned scratch first) and an aligned one
+# (67x72x264: the 16-byte path from 03 on, TMA in 12-27). Both have edge tiles in M, N and K,
+# enough k-tiles for the rings of stages of 10-27 to wrap around, and K large enough for 07-16
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error. SANITIZE_JOBS: runs at once (default: half the cores,
 # at least 4). SANITIZE_PART=i/n: only every n-th run from the i-th (on the H200 all of them took
@@ -92,6 +92,20 @@ if [ -x "$build/$c/$c" ] && wanted "$c"; then
            "$tool $build/$c/$c --m 600 --n 600 --k 2048 --variant all"
            "$tool $build/$c/$c --m 600 --n 600 --k 2048 --beta 0.5 --variant fp16_128x256x64_s4_c4"
            "$tool $build/$c/$c --m 2200 --n 2064 --k 328 --offset 1 --variant fp16_128x256x64_s4_c4")
+  done
+fi
+# 27's 128 x 64 tiles alone and from the registers (--variant all): 2200 x 2064 x 328, whose blocks
+# loop over their tiles, 600 x 600 x 2048 and 256 x 256 x 8192, whose tiles are shared out (pieces
+# added with atomics in turn), 1024^3, one round (the rule's own kernel there; with beta 0.5 and
+# with every pointer one element off as well).
+c=27_one_round
+if [ -x "$build/$c/$c" ] && wanted "$c"; then
+  for tool in memcheck racecheck synccheck; do
+    jobs+=("$tool $build/$c/$c --m 2200 --n 2064 --k 328 --variant all"
+           "$tool $build/$c/$c --m 600 --n 600 --k 2048 --variant all"
+           "$tool $build/$c/$c --m 256 --n 256 --k 8192 --beta 0.5 --variant all"
+           "$tool $build/$c/$c --size 1024 --variant all"
+           "$tool $build/$c/$c --size 1024 --beta 0.5 --offset 1")
   done
 fi
 

@@ -58,7 +58,7 @@ const Shape kShapes[] = {
     {129, 136, 40},
     {200, 200, 8},
     {1000, 1000, 1000},
-    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-26) loop over
+    // More tiles of C than fit on the GPU at once, so that persistent blocks (14-27) loop over
     // several: one k-tile (K = 8), and a few with edges everywhere.
     {4096, 4096, 8},
     {3000, 2056, 200},

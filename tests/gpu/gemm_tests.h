@@ -56,10 +56,10 @@ void check_nonfinite_propagation(const gemm::Variant& v);
 void check_corruption_is_caught(const gemm::Variant& v);
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v);
 void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
-// 16-26: C one element past an aligned address; a launch that finds no GPU memory for its scratch.
+// 16-27: C one element past an aligned address; a launch that finds no GPU memory for its scratch.
 void check_c_one_past_aligned(const gemm::Variant& v);
 void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* why);
-// 17-26: tiles shared out among clusters give the same bits in two runs.
+// 17-27: tiles shared out among clusters give the same bits in two runs.
 void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M = 1024, int N = 1024,
                                 int K = 4096);
 // 18-19: 8192 x 4096 x K for each K (a few k-tiles per tile, several tiles per cluster), checked.
