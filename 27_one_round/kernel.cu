@@ -989,10 +989,13 @@ inline bool in_fours(int M, int N, int K, int pairs, int fours) {
          MARGIN * rounds(gemm::ceil_div(rows, 2) * cols, kt, pairs);
 }
 
-// Whether 128 x 64 tiles of C run in clusters of one with C from the registers: one round of them
-// (a tile per block, at most one per SM) and rows of A and B that do not straddle L2's lines.
+// Whether 128 x 64 tiles of C run in clusters of one with C from the registers: one round of them,
+// each tile whole on its own SM (where stream-K would share them out, its pieces would add into C
+// with atomics: slower, measured), and rows of A and B that do not straddle L2's lines (there the
+// pairs' shared B tile saves requests that cost more, measured at 1000^3).
 inline bool one_round(int M, int N, int K, int sms) {
-  return !rows_straddle(N, K) && 1LL * gemm::ceil_div(M, BM) * gemm::ceil_div(N, 64) <= sms;
+  const long long tiles = 1LL * gemm::ceil_div(M, BM) * gemm::ceil_div(N, 64);
+  return !rows_straddle(N, K) && tiles <= sms && !shares_out(int(tiles), gemm::ceil_div(K, BK), sms);
 }
 
 // The most rows of C that the entry point computes as C^T (a tile of C^T has at most 64 columns:
