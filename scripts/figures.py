@@ -1365,6 +1365,54 @@ def draw_fours(f, P, shapes=((4096, 4096, 4096), (5000, 5000, 5000), (4096, 4096
         f.t(60, y + 36 + j * 17, f"{m} x {n} x {k}: rounds in pairs {two:.2f}, in fours x {p['FOUR_KTILE_COST']} "
             f"{four:.2f}: {pick}", 8.5, color=DARK if pick == "fours" else "#777777")
 
+def one_round(m, n, k, P, sms=132):
+    """27's one_round (gemm_choose): where the rule takes 128 x 64 tiles, alone if they make one round of whole tiles
+    (stream-K would not share them out) and the rows of A and B do not straddle L2's lines"""
+    _, best, straddle = tile_shape(m, n, k, P, sms // P["CLUSTER"])
+    tiles, kt = -(-m // 128) * -(-n // 64), -(-k // P["BK"])
+    shared = tiles <= sms and (sms - tiles) * kt > P["MIN_GAIN"] * sms
+    return best, tiles, straddle, shared, best == (128, 64) and not straddle and tiles <= sms and not shared
+
+def draw_one_round(f, P, sms=132, size=1024, shapes=((1024, 1024, 1024), (512, 512, 512), (8192, 128, 8192),
+                                                     (1000, 1000, 1000), (8192, 16, 8192), (2048, 2048, 2048))):
+    """27: 128 x 64 tiles in a pair (26) and alone (27): who copies what; one block's life at `size`, schematic;
+    the rule at `shapes`"""
+    p = P["fp16"]
+    BK, px, kt = p["BK"], .5, -(-size // p["BK"])
+    f.c(500, 66, f"At {size}^3 C is {-(-size // 128) * -(-size // 64)} tiles of 128 x 64, one per SM, each {kt} "
+        "k-tiles long. In a pair (26) two stacked tiles share the B tile,\nwhich one block copies into both; alone (27) "
+        "each block copies its own: more requests to L2 (192 lines a k-tile where a pair's\nblocks ask for 128 and "
+        "192), and no waiting for a peer.", 9)
+    for i, cl in enumerate((2, 1)):
+        x0, y0 = 90 + i * 330, 168
+        f.t(x0 - 60, y0 - 34, ["(a) 26: a pair", "(b) 27: alone"][i], 10, weight="bold")
+        cy = y0 + BK * px + 10
+        for b in range(cl):
+            f.box(x0, cy + b * 128 * px, BK * px, 128 * px, HUES[b], "A", 7.5)
+            f.box(x0 + BK * px + 10, cy + b * 128 * px, 64 * px, 128 * px, lt(HUES[b], .4), f"block {b}", 7.5)
+        f.box(x0 + BK * px + 10, y0, 64 * px, BK * px, HUES[cl - 1], "B", 7)
+        f.t(x0 + BK * px + 64 * px + 24, cy, textwrap.fill("Block 1 copies the B tile into both blocks (multicast); "
+            "each its own A tile: 128 and 192 lines a k-tile" if cl == 2 else "Its own A and B tiles: 192 lines a "
+            "k-tile; no peer to wait for at the start or the end", 30), 8.5)
+    y = 348
+    f.t(40, y, f"(c) One block at {size}^3, schematic (not to scale)", 9.5, weight="bold")
+    f.bars(230, y + 24, 700, kt + 22, ["26: pair, either block", "27: alone"],
+           [(0, 0, 3, LIGHT, "", "//"), (0, 3, 3 + kt, BLUE, f"k-loop: {kt} k-tiles"),
+            (0, 3 + kt, 11 + kt, GREY, "C: buffers, TMA"), (0, 11 + kt, 16 + kt, LIGHT, "peer", "//"),
+            (1, 1, 1 + kt, GREEN, f"k-loop: {kt} k-tiles"), (1, 1 + kt, 6 + kt, GREY, "C: stores")], 30)
+    f.t(230, y + 92, "hatched: a cluster barrier, waiting for the peer (26 starts on one so that its barriers exist "
+        "before either block copies,\nand ends on one so that no block leaves while its peer can still arrive on them)", 8)
+    y = 478
+    f.t(40, y, f"(d) The rule on {sms} SMs: 128 x 64 tiles alone where they make one round of whole tiles and rows do "
+        "not straddle L2's lines", 9.5, weight="bold")
+    for j, (m, n, k) in enumerate(shapes):
+        best, tiles, straddle, shared, alone = one_round(m, n, k, p, sms)
+        why = (f"{best[0]} x {best[1]} tiles (26's rule)" if best != (128, 64) else
+               "alone, C from the registers" if alone else "pairs: rows straddle lines" if straddle else
+               "pairs: stream-K would share the tiles out" if shared else "pairs: more than one round")
+        f.t(60, y + 28 + j * 17, f"{m} x {n} x {k}: {tiles} tiles of 128 x 64: {why}", 8.5,
+            color=DARK if alone else "#777777")
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1416,6 +1464,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "24_side_by_side": (draw_pairs, 645, "a cluster's two tiles side by side, sharing the larger one"),
     "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows: twice the tiles, fewer cut along K"),
     "26_clusters_of_four": (draw_fours, 625, "clusters of four tiles share B where rows straddle L2's lines"),
+    "27_one_round": (draw_one_round, 610, "one round of 128 x 64 tiles: clusters of one, C from the registers"),
 }
 
 if __name__ == "__main__":
