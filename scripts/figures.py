@@ -1369,8 +1369,8 @@ def one_round(m, n, k, P, sms=132):
     """27's one_round (gemm_choose): where the rule takes 128 x 64 tiles, alone if they make one round of whole tiles
     (stream-K would not share them out) and the rows of A and B do not straddle L2's lines"""
     _, best, straddle = tile_shape(m, n, k, P, sms // P["CLUSTER"])
-    tiles, kt = -(-m // 128) * -(-n // 64), -(-k // P["BK"])
-    shared = tiles <= sms and (sms - tiles) * kt > P["MIN_GAIN"] * sms
+    tiles = -(-m // 128) * -(-n // 64)
+    shared = stream_k(tiles, -(-k // P["BK"]), sms, P["MIN_GAIN"])[1] > 0  # 17's shares_out, one a SM
     return best, tiles, straddle, shared, best == (128, 64) and not straddle and tiles <= sms and not shared
 
 def draw_one_round(f, P, sms=132, size=1024, shapes=((1024, 1024, 1024), (512, 512, 512), (8192, 128, 8192),

@@ -389,6 +389,26 @@ void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M, int
   }
 }
 
+void check_shared_out_as_launched(const gemm::Variant& v, int M, int N, int K) {
+  gemm::Problem prob(M, N, K, 79, true);
+  gemm::LaunchInfo info;
+  REQUIRE(v.launch(prob, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  INFO(v.name << " " << M << " x " << N << " x " << K);
+  REQUIRE(info.k_splits > 1);
+  check_shared_out_same_bits(v, info.k_splits, M, N, K);
+}
+
+void check_rule_note(const gemm::Variant& v, const gemm::Shape& s, const char* note) {
+  INFO(s.m << " x " << s.n << " x " << s.k);
+  gemm::Problem prob(s.m, s.n, s.k, 7, true);
+  gemm::LaunchInfo info;
+  REQUIRE(v.launch(prob, 1.0f, 0.5f, nullptr, &info) == cudaSuccess);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  INFO("note: " << info.note);
+  CHECK(info.note.rfind(note, 0) == 0);
+}
+
 // One small launch first (the one-time probes), then every byte of the GPU taken in chunks down
 // to 1 MB: the launch on an M x N x K problem must fail with cudaErrorMemoryAllocation, say `why`
 // and leave C untouched.

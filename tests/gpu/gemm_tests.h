@@ -62,6 +62,11 @@ void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* wh
 // 17-27: tiles shared out among clusters give the same bits in two runs.
 void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M = 1024, int N = 1024,
                                 int K = 4096);
+// 26-27: the same where how many clusters share a tile depends on how many fit on the GPU: the
+// first launch says it (and must cut every tile along K).
+void check_shared_out_as_launched(const gemm::Variant& v, int M, int N, int K);
+// 24-27: a launch of the entry point's variant with beta 0.5 names the choice `note` begins with.
+void check_rule_note(const gemm::Variant& v, const gemm::Shape& s, const char* note);
 // 18-19: 8192 x 4096 x K for each K (a few k-tiles per tile, several tiles per cluster), checked.
 void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, std::uint64_t seed);
 // 20: C of 1-128 rows against N and K in the thousands, aligned and not, beta 0 and not.

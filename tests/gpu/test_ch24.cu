@@ -60,13 +60,7 @@ TEST_CASE("ch24: which tiles sit side by side", "[ch24][fp16]") {
         {{65, 4096, 1024}, "C^T in tiles of 128 x 64, two side by side"},
         {{64, 4096, 1024}, "C^T in tiles of 128 x 64;"},
         {{4096, 4096, 4096}, "tiles of 128 x 256;"}}) {
-    INFO(shape.m << " x " << shape.n << " x " << shape.k);
-    gemm::Problem prob(shape.m, shape.n, shape.k, 7, true);
-    gemm::LaunchInfo info;
-    REQUIRE(v.launch(prob, 1.0f, 0.5f, nullptr, &info) == cudaSuccess);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    INFO("note: " << info.note);
-    CHECK(info.note.rfind(note, 0) == 0);
+    gemm_tests::check_rule_note(v, shape, note);
   }
   gemm_tests::check_skinny(v);
 }

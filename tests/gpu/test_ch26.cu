@@ -21,18 +21,6 @@ TEST_CASE("ch26::hgemm (FP16): C one element past an aligned address", "[ch26][f
       gemm_tests::find(ch26::variants(), "", gemm::Precision::FP16));
 }
 
-// Tiles shared out among clusters of four: how many clusters share a tile depends on how many
-// clusters of four fit on the GPU, so the first launch says it; two runs must give the same bits.
-static void check_shared_out_in_fours(const gemm::Variant& v, int M, int N, int K) {
-  gemm::Problem prob(M, N, K, 79, true);
-  gemm::LaunchInfo info;
-  REQUIRE(v.launch(prob, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  INFO(v.name << " " << M << " x " << N << " x " << K);
-  REQUIRE(info.k_splits > 1);  // fewer cluster tiles than clusters: every tile is cut along K
-  gemm_tests::check_shared_out_same_bits(v, info.k_splits, M, N, K);
-}
-
 // Every tile in clusters of four stacked tiles (each block copies a quarter or less of the B tile
 // into all four): the shape matrix (partial clusters at the bottom edge among them), stream-K's
 // pieces added in order across four blocks' flags, and for the rule's 128 x 256 short pieces whose
@@ -44,8 +32,8 @@ TEST_CASE("ch26: tiles in clusters of four on every path", "[ch26][fp16]") {
     INFO(name);
     const gemm::Variant v = gemm_tests::find(ch26::variants(), name);
     gemm_tests::check_shape_matrix(v, gemm_tests::tma_paths);
-    check_shared_out_in_fours(v, 1024, 1024, 4096);
-    check_shared_out_in_fours(v, 600, 600, 2048);
+    gemm_tests::check_shared_out_as_launched(v, 1024, 1024, 4096);
+    gemm_tests::check_shared_out_as_launched(v, 600, 600, 2048);
   }
   const gemm::Variant four = gemm_tests::find(ch26::variants(), "fp16_128x256x64_s4_c4");
   gemm_tests::check_short_pieces(four, {64, 136, 520}, 92);
@@ -71,14 +59,9 @@ TEST_CASE("ch26: which shapes take clusters of four", "[ch26][fp16]") {
         {{2048, 2048, 5000}, "tiles of 128 x 256;"},
         {{4096, 5000, 4096}, "tiles of 128 x 256;"},
         {{8192, 8192, 5000}, "tiles of 128 x 256;"}}) {
-    INFO(shape.m << " x " << shape.n << " x " << shape.k << ", " << sms << " SMs");
+    INFO(sms << " SMs");
     if (sms != 132) continue;  // the rule's rounds depend on the SMs and the clusters that fit
-    gemm::Problem prob(shape.m, shape.n, shape.k, 7, true);
-    gemm::LaunchInfo info;
-    REQUIRE(v.launch(prob, 1.0f, 0.5f, nullptr, &info) == cudaSuccess);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    INFO("note: " << info.note);
-    CHECK(info.note.rfind(note, 0) == 0);
+    gemm_tests::check_rule_note(v, shape, note);
   }
 }
 

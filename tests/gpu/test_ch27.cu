@@ -21,18 +21,6 @@ TEST_CASE("ch27::hgemm (FP16): C one element past an aligned address", "[ch27][f
       gemm_tests::find(ch27::variants(), "", gemm::Precision::FP16));
 }
 
-// Tiles shared out: how many blocks share a tile depends on how many fit on the GPU, so the first
-// launch says it; two runs must give the same bits.
-static void check_shared_out(const gemm::Variant& v, int M, int N, int K) {
-  gemm::Problem prob(M, N, K, 79, true);
-  gemm::LaunchInfo info;
-  REQUIRE(v.launch(prob, 1.0f, 0.0f, nullptr, &info) == cudaSuccess);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  INFO(v.name << " " << M << " x " << N << " x " << K);
-  REQUIRE(info.k_splits > 1);  // far fewer tiles than SMs: every tile is cut along K
-  gemm_tests::check_shared_out_same_bits(v, info.k_splits, M, N, K);
-}
-
 // 128 x 64 tiles with C from the registers in pairs, and alone with C through the TMA unit or from
 // the registers: the shape matrix (their blocks loop over tiles where C has more than one round),
 // stream-K's pieces added in order where few tiles leave SMs idle, and for the rule's kernel
@@ -44,8 +32,8 @@ TEST_CASE("ch27: 128 x 64 tiles alone and from the registers on every path", "[c
     INFO(name);
     const gemm::Variant v = gemm_tests::find(ch27::variants(), name);
     gemm_tests::check_shape_matrix(v, gemm_tests::tma_paths);
-    check_shared_out(v, 600, 600, 2048);
-    check_shared_out(v, 256, 256, 8192);
+    gemm_tests::check_shared_out_as_launched(v, 600, 600, 2048);
+    gemm_tests::check_shared_out_as_launched(v, 256, 256, 8192);
   }
   gemm_tests::check_short_pieces(gemm_tests::find(ch27::variants(), "fp16_128x64x64_s8_c1"),
                                  {64, 136, 520}, 93);
@@ -75,14 +63,9 @@ TEST_CASE("ch27: which shapes take one round alone", "[ch27][fp16]") {
         {{1024, 1152, 1024}, "tiles of 128 x 128;"},
         {{2048, 2048, 2048}, "tiles of 128 x 256;"},
         {{5000, 5000, 5000}, "tiles of 128 x 256, clusters of four;"}}) {
-    INFO(shape.m << " x " << shape.n << " x " << shape.k << ", " << sms << " SMs");
+    INFO(sms << " SMs");
     if (sms != 132) continue;  // the rule's rounds depend on the SMs
-    gemm::Problem prob(shape.m, shape.n, shape.k, 7, true);
-    gemm::LaunchInfo info;
-    REQUIRE(v.launch(prob, 1.0f, 0.5f, nullptr, &info) == cudaSuccess);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    INFO("note: " << info.note);
-    CHECK(info.note.rfind(note, 0) == 0);
+    gemm_tests::check_rule_note(v, shape, note);
   }
 }
 
