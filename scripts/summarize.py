@@ -19,6 +19,8 @@ A generated section of a README sits between
 and is rewritten whole. KIND is one of (CHAPTER is the README's own folder unless named):
     chapters                      README.md's chapter table at 4096
     cublas                        one line: cuBLAS in each precision at 4096, the machine
+    standing [chapter=NN_x]       the newest chapter's FP16 and BF16 defaults at every size and
+                                  shape against cuBLAS, the clocks, 4095^3 against 4096^3
     sizes [sizes=2048,4096,8192]  CHAPTER's default kernels by size, against cuBLAS and the
                                   chapter before
     variants [sizes=4096] [csv=F]  every variant of CHAPTER (from F in the results folder: a
@@ -537,6 +539,38 @@ def gen_ladder(run, _chapter, args):
                   "SM clock, MHz (chapter / cuBLAS)"], rows, ["---", "---:", "---:", "---:", "---:", "---:"])
 
 
+def gen_standing(run, _chapter, args):
+    """The newest chapter in the run (or chapter=NN_x): its FP16 and BF16 defaults at every square
+    size and every skinny or rectangular shape of the plan (beta 0), each against cuBLAS in the
+    same precision timed right before it, with the SM clocks; then its 4095^3 against its 4096^3."""
+    ch = args.get("chapter") or max((c for c in run.chapters if any(
+        r["chapter"] == c and r["precision"] == "bf16" for r in run.gemm)), default=None)
+    if ch is None:
+        return "(this run has no chapter with FP16 and BF16 rows)"
+    rows = [r for r in run.gemm if r["chapter"] == ch and r["table"] == "sizes"] + \
+        [r for r in run.shaped if r["chapter"] == ch]
+    of = {(r["precision"], r["M"], r["N"], r["K"]): r for r in rows if r["precision"] in ("fp16", "bf16")}
+    shapes = list(dict.fromkeys(k[1:] for k in of))  # the squares by size, then the plan's order
+    shapes = sorted((s for s in shapes if len(set(s)) == 1), key=lambda s: int(s[0])) + \
+        [s for s in shapes if len(set(s)) > 1]
+    trows = []
+    for s in shapes:
+        cells, clocks = [], []
+        for prec in ("fp16", "bf16"):
+            r = of.get((prec,) + s)
+            c = run.cublas_of(r) if r else None
+            cells += [f"{f(r, 'tflops'):.1f}", cublas_ratio(run, r)] if r else ["-", "-"]
+            clocks.append(f"{f(r, 'sm_clock_mhz'):.0f} / {f(c, 'sm_clock_mhz'):.0f}" if r and c else "-")
+        trows.append([shape_name(dict(zip("MNK", s)))] + cells + clocks)
+    text = table(["M x N x K", "FP16 TFLOP/s", "x cuBLAS FP16", "BF16 TFLOP/s", "x cuBLAS BF16",
+                  "SM clock, MHz, FP16 (chapter / cuBLAS)", "BF16"], trows,
+                 ["---"] + ["---:"] * 6)
+    fractions = [f"{prec.upper()} {f(of[(prec,) + ('4095',) * 3], 'tflops') / f(of[(prec,) + ('4096',) * 3], 'tflops'):.3f}"
+                 for prec in ("fp16", "bf16") if (prec,) + ("4095",) * 3 in of and (prec,) + ("4096",) * 3 in of]
+    return (f"{ch}, the newest chapter in this run ({header(run.rows)}):\n\n" + text +
+            (f"\n\n4095^3 as a fraction of its own 4096^3 TFLOP/s: {', '.join(fractions)}." if fractions else ""))
+
+
 def gen_cublas(run, _chapter, _args):
     r0 = run.rows[0]
     parts = []
@@ -623,7 +657,7 @@ def gen_wgmmapeak(run, _chapter, args):
 
 GENERATORS = {"ladder": gen_ladder, "mmapeak": gen_mmapeak, "wgmmapeak": gen_wgmmapeak, "sizes": gen_sizes,
               "variants": gen_variants, "shapes": gen_shapes, "beta": gen_beta, "kernels": gen_kernels, "access": gen_access, "ncu": gen_ncu,
-              "chapters": gen_chapters, "cublas": gen_cublas, "post000": gen_post000, "post002": gen_post002}
+              "chapters": gen_chapters, "cublas": gen_cublas, "standing": gen_standing, "post000": gen_post000, "post002": gen_post002}
 
 
 def chapter_title(chapter):
