@@ -96,24 +96,54 @@ bool tma_can_read(const T* base, int cols) {
   return aligned_16(base) && cols * sizeof(T) % 16 == 0;
 }
 
+// What goes into a tensor map: a call with the same key gets the same map from the driver.
+struct MapKey {
+  EncodeTiled encode = nullptr;
+  const void* base = nullptr;
+  int type = 0, rows = 0, cols = 0, box_rows = 0;
+  long long pitch = 0;
+  bool operator==(const MapKey& o) const {
+    return encode == o.encode && base == o.base && type == o.type && rows == o.rows &&
+           cols == o.cols && box_rows == o.box_rows && pitch == o.pitch;
+  }
+};
+
 // A row-major rows x cols matrix whose rows lie `pitch` elements apart (T: __half or
 // __nv_bfloat16 for A and B, float for C), in boxes of 128 bytes (the swizzle span: 64 16-bit
 // elements, 32 floats) x box_rows rows, 128-byte swizzled in shared memory. Reads outside the
 // matrix fill zeros; writes outside it are dropped. False where the driver refuses it.
+// A map holds only the address, sizes and box, so the last MAP_CACHE maps this host thread
+// encoded are kept and a call that repeats a matrix (a model's layers call with the same buffers
+// again and again) copies its map instead of asking the driver. Each thread has its own: no lock,
+// and first calls from several threads at once do not meet here.
+constexpr int MAP_CACHE = 8;
 template <class T>
 bool tensor_map(EncodeTiled encode, CUtensorMap& map, const T* base, int rows, int cols,
                 long long pitch, int box_rows) {
+  static thread_local MapKey keys[MAP_CACHE];
+  static thread_local CUtensorMap maps[MAP_CACHE];
+  static thread_local int next = 0;
+  constexpr CUtensorMapDataType type = std::is_same_v<T, __nv_bfloat16>
+                                           ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                       : sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                        : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  const MapKey key{encode, base, int(type), rows, cols, box_rows, pitch};
+  for (int i = 0; i < MAP_CACHE; ++i)
+    if (keys[i] == key) {
+      map = maps[i];
+      return true;
+    }
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t stride[1] = {cuuint64_t(pitch) * sizeof(T)};
   const cuuint32_t box[2] = {128 / sizeof(T), cuuint32_t(box_rows)};
   const cuuint32_t step[2] = {1, 1};
-  return encode(&map,
-                std::is_same_v<T, __nv_bfloat16> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                : sizeof(T) == 2                 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                                 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-                2, const_cast<T*>(base), dims, stride, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  if (encode(&map, type, 2, const_cast<T*>(base), dims, stride, box, step,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+    return false;
+  keys[next] = key, maps[next] = map;
+  next = (next + 1) % MAP_CACHE;
+  return true;
 }
 
 // What copies an operand's rows into scratch (dst rows of `pitch` elements, a multiple of 16
