@@ -41,7 +41,7 @@ rm -f "$out/rasterization.csv"
   > "$out/rasterization.log" 2>&1 || { cat "$out/rasterization.log"; exit 1; }
 
 # The chapter drivers' own runs that READMEs ask for (`variants ... csv=FILE`: 14's variants at
-# 8192); a driver that refuses this GPU (11-27 off Hopper) says so and is left out.
+# 8192); a driver that refuses this GPU (11-28 off Hopper) says so and is left out.
 python3 scripts/summarize.py --driver-runs | while read -r c n f; do
   rm -f "$out/$f"
   rc=0
@@ -90,7 +90,7 @@ else
 fi
 # Registers, stack and spills of every kernel as ptxas reports them for this GPU.
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '. ')
-[ "$arch" = 90 ] && arch=90a  # 11-27's wgmma exists only on sm_90a (as CMake builds it)
+[ "$arch" = 90 ] && arch=90a  # 11-28's wgmma exists only on sm_90a (as CMake builds it)
 for c in [0-9][0-9]_*/; do
   c=${c%/}
   nvcc -std=c++17 -gencode=arch=compute_$arch,code=sm_$arch -Xptxas -v -I common -c "$c/main.cu" \

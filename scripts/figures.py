@@ -182,7 +182,7 @@ def defaults(build, name):
              for v in json.loads(run.stdout)["variants"] if v.get("default")} if not run.returncode else {}
         if not P:
             raise ValueError(f"exit {run.returncode} {run.stderr.strip()[-100:]}" if run.returncode else "no default")
-        if P.get("bf16") == P.get("fp16"):  # 11-27: BF16's default is FP16's kernel on other inputs, one drawing
+        if P.get("bf16") == P.get("fp16"):  # 11-28: BF16's default is FP16's kernel on other inputs, one drawing
             P.pop("bf16", None)
         return P
     except (OSError, subprocess.SubprocessError, ValueError, TypeError, KeyError) as e:
@@ -1413,6 +1413,50 @@ def draw_one_round(f, P, sms=132, size=1024, shapes=((1024, 1024, 1024), (512, 5
         f.t(60, y + 28 + j * 17, f"{m} x {n} x {k}: {tiles} tiles of 128 x 64: {why}", 8.5,
             color=DARK if alone else "#777777")
 
+def half_width(m, n, sms=132):
+    """28's cols (gemm_choose): C^T's tile width, halved where C has more rows than the half and the narrower tiles
+    fill more than half the SMs and no more than all; None where 25's tiles of 64 rows are not taken"""
+    w, fits = short_tiles(m, n, sms)
+    halves = -(-n // 64) * -(-m // (w // 2))
+    return None if not fits else w // 2 if w // 2 < m <= w and 2 * halves > sms and halves <= sms else w
+
+def draw_eight(f, P, shape=(16, 4096, 4096), sms=132, plan=((16, 4096, 4096), (32, 4096, 4096), (64, 4096, 4096),
+                                                           (16, 8192, 8192), (16, 2048, 4096), (8, 4096, 4096))):
+    """28: C^T's tiles of 64 x 16 (27's) cut in two along K where they fill half the SMs, against tiles of 64 x 8,
+    twice as many and whole (schematic timelines); the rule at six shapes on the H200's 132 SMs"""
+    p = P["fp16"]
+    m, n, k = shape
+    kt = -(-k // p["BK"])
+    f.c(500, 66, f"C of {m} x {n} x {k}, computed as C^T = B^T A^T ({n} x {m}) in tiles of 64 of C^T's rows (B's "
+        f"columns), drawn here as C: its {m} rows down,\n{n} columns across. 27's tiles are 16 of C's rows wide, "
+        f"28's 8 (wgmma m64n8k16): twice the tiles, each block half the multiply-adds a k-tile.", 9)
+    for i, w in enumerate([16, 8]):
+        y = 120 + i * 100
+        tiles = -(-n // 64) * -(-m // w)
+        f.t(40, y, f"(a) 27: {tiles} tiles of 64 x 16 on {sms} SMs: each cut in two along K, {2 * tiles} pieces"
+            if w == 16 else f"(b) 28: {tiles} tiles of 64 x 8 on {sms} SMs: each whole, all of K", 9.5, weight="bold")
+        cols = -(-n // 64)
+        f.grid(40, y + 20, [[lt(HUES[(c + r) % 2], .2) for c in range(cols)] for r in range(-(-m // w))],
+               920 / cols, 44 // -(-m // w))
+    y = 330
+    f.t(40, y, "(c) One tile, schematic (store, wait, adds not to scale)", 9.5, weight="bold")
+    f.bars(300, y + 24, 600, kt + 34, ["27: first piece", "27: second piece", "28: one block"],
+           [(0, 0, kt // 2, BLUE, f"k-tiles 0-{kt // 2 - 1}"), (0, kt // 2, kt // 2 + 8, GREY, "store"),
+            (1, 0, kt // 2, ORANGE, f"k-tiles {kt // 2}-{kt - 1}"), (1, kt // 2, kt // 2 + 10, LIGHT, "waits", "//"),
+            (1, kt // 2 + 10, kt // 2 + 34, RED, "adds, atomics"),
+            (2, 0, kt, GREEN, f"k-tiles 0-{kt - 1}, 64 x 8"), (2, kt, kt + 8, GREY, "store")], 26)
+    y = 470
+    f.t(40, y, f"(d) The rule: C^T's tiles half as wide (8, 16 or 32) where they are more than {sms // 2} and at "
+        f"most {sms}", 9.5, weight="bold")
+    for j, (mm, nn, kk) in enumerate(plan):
+        w, cols = short_tiles(mm, nn, sms)[0], half_width(mm, nn, sms)
+        tw, th = -(-nn // 64) * -(-mm // w), -(-nn // 64) * -(-mm // (w // 2))
+        why = (f"64 x {cols}, whole" if cols < w else f"64 x {w}: half the width makes no more tiles" if mm <= w // 2
+               else f"64 x {w}: more than a round of 64 x {w // 2}" if th > sms else
+               f"64 x {w}: 64 x {w // 2} would be cut as well")
+        f.t(60, y + 22 + j * 18, f"{mm} x {nn} x {kk}: {tw} tiles of 64 x {w}, {th} of 64 x {w // 2}: {why}", 8.5,
+            color=DARK if cols < w else "#777777")
+
 FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for the drawing])
     "01_naive": (draw_naive, 720, "one thread per element of C; a warp reads A once and B, C in one line"),
     "02_smem_tiling": (draw_smem, 640, "TILE x TILE tiles of A and B march along K through shared memory"),
@@ -1465,6 +1509,7 @@ FIGURES = {  # chapter folder: (drawing, height in pixels, title[, keywords for 
     "25_short_tiles": (draw_short, 600, "C^T in tiles of 64 rows: twice the tiles, fewer cut along K"),
     "26_clusters_of_four": (draw_fours, 625, "clusters of four tiles share B where rows straddle L2's lines"),
     "27_one_round": (draw_one_round, 610, "one round of 128 x 64 tiles: clusters of one, C from the registers"),
+    "28_eight_columns": (draw_eight, 625, "C^T's tiles half as wide, down to 64 x 8: twice the tiles, none cut along K"),
 }
 
 if __name__ == "__main__":

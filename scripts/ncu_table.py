@@ -38,7 +38,7 @@ def foreign(precision):
     for row in data:
         name = row[col["Kernel Name"]]
         # A chapter's own helper kernels carry its namespace (chNN::); the shared ones (the sm_90a
-        # probe of 11-27, common/hopper.cuh) are in HARNESS.
+        # probe of 11-28, common/hopper.cuh) are in HARNESS.
         if any(h in name for h in HARNESS) or re.search(r"\bch\d\d::", name) or name in seen:
             continue
         seen.add(name)

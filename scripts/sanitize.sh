@@ -2,9 +2,9 @@
 # compute-sanitizer over every chapter's variants: memcheck (out-of-bounds and misaligned
 # accesses), racecheck (shared-memory hazards) and synccheck (barrier misuse), each on two
 # problems: an odd shape with every pointer one element past an aligned address (67x45x261: the
-# element-by-element path; 12-27 copy A and B into aligned scratch first) and an aligned one
-# (67x72x264: the 16-byte path from 03 on, TMA in 12-27). Both have edge tiles in M, N and K,
-# enough k-tiles for the rings of stages of 10-27 to wrap around, and K large enough for 07-16
+# element-by-element path; 12-28 copy A and B into aligned scratch first) and an aligned one
+# (67x72x264: the 16-byte path from 03 on, TMA in 12-28). Both have edge tiles in M, N and K,
+# enough k-tiles for the rings of stages of 10-28 to wrap around, and K large enough for 07-16
 # to split it between two blocks. Run after scripts/test.sh or scripts/bench.sh (it uses their
 # build). Exit 1 if any run reports an error. SANITIZE_JOBS: runs at once (default: half the cores,
 # at least 4). SANITIZE_PART=i/n: only every n-th run from the i-th (on the H200 all of them took

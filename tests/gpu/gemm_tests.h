@@ -56,16 +56,16 @@ void check_nonfinite_propagation(const gemm::Variant& v);
 void check_corruption_is_caught(const gemm::Variant& v);
 void check_entry_point_runs_default(EntryPoint e, const gemm::Variant& v);
 void check_concurrent_first_calls(EntryPoint e, const gemm::Variant& v);
-// 16-27: C one element past an aligned address; a launch that finds no GPU memory for its scratch.
+// 16-28: C one element past an aligned address; a launch that finds no GPU memory for its scratch.
 void check_c_one_past_aligned(const gemm::Variant& v);
 void check_no_memory(const gemm::Variant& v, int M, int N, int K, const char* why);
-// 17-27: tiles shared out among clusters give the same bits in two runs.
+// 17-28: tiles shared out among clusters give the same bits in two runs.
 void check_shared_out_same_bits(const gemm::Variant& v, int k_splits, int M = 1024, int N = 1024,
                                 int K = 4096);
-// 26-27: the same where how many clusters share a tile depends on how many fit on the GPU: the
+// 26-28: the same where how many clusters share a tile depends on how many fit on the GPU: the
 // first launch says it (and must cut every tile along K).
 void check_shared_out_as_launched(const gemm::Variant& v, int M, int N, int K);
-// 24-27: a launch of the entry point's variant with beta 0.5 names the choice `note` begins with.
+// 24-28: a launch of the entry point's variant with beta 0.5 names the choice `note` begins with.
 void check_rule_note(const gemm::Variant& v, const gemm::Shape& s, const char* note);
 // 18-19: 8192 x 4096 x K for each K (a few k-tiles per tile, several tiles per cluster), checked.
 void check_short_pieces(const gemm::Variant& v, std::initializer_list<int> Ks, std::uint64_t seed);
