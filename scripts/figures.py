@@ -1439,7 +1439,7 @@ def draw_eight(f, P, shape=(16, 4096, 4096), sms=132, plan=((16, 4096, 4096), (3
         f.grid(40, y + 20, [[lt(HUES[(c + r) % 2], .2) for c in range(cols)] for r in range(-(-m // w))],
                920 / cols, 44 // -(-m // w))
     y = 330
-    f.t(40, y, "(c) One tile, schematic (store, wait, adds not to scale)", 9.5, weight="bold")
+    f.t(40, y, "(c) One tile, schematic: a bar's length counts k-tiles, not time (28's k-tile is half the multiply-adds)", 9.5, weight="bold")
     f.bars(300, y + 24, 600, kt + 34, ["27: first piece", "27: second piece", "28: one block"],
            [(0, 0, kt // 2, BLUE, f"k-tiles 0-{kt // 2 - 1}"), (0, kt // 2, kt // 2 + 8, GREY, "store"),
             (1, 0, kt // 2, ORANGE, f"k-tiles {kt // 2}-{kt - 1}"), (1, kt // 2, kt // 2 + 10, LIGHT, "waits", "//"),
