@@ -26,9 +26,9 @@ inline const std::vector<int> kVariantSizes = {1024, 2048, 3000, 4096};
 // The "shapes" table: every FP16 and BF16 default (the tensor-core chapters) at the shapes of LLM
 // decoding and small batches (16-128 rows or columns against thousands) and at large rectangles.
 inline const std::vector<gemm::Shape> kShapes = {
-    {16, 8192, 8192},   {64, 8192, 8192},   {128, 8192, 8192},  {16, 4096, 4096},
-    {128, 4096, 4096},  {8192, 16, 8192},   {8192, 128, 8192},  {4096, 11008, 4096},
-    {8192, 1024, 8192}, {6144, 6144, 6144}};
+    {16, 8192, 8192},   {64, 8192, 8192},  {128, 8192, 8192},  {16, 4096, 4096},
+    {32, 4096, 4096},   {64, 4096, 4096},  {128, 4096, 4096},  {8192, 16, 8192},
+    {8192, 128, 8192},  {4096, 11008, 4096}, {8192, 1024, 8192}, {6144, 6144, 6144}};
 
 // The "beta" table: every FP16 default with beta 0.5 and 1 (C read as well as written) at these
 // shapes, each against cuBLAS with the same beta.
