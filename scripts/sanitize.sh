@@ -109,6 +109,19 @@ if [ -x "$build/$c/$c" ] && wanted "$c"; then
   done
 fi
 
+# 28's C^T in tiles of 64 x 8 (and 16-64: --variant all): 16 x 4104 x 2056, 130 whole tiles of
+# 64 x 8 where 64 x 16 makes 65 cut in two; 16 x 600 x 2048 with beta 0.5, 20 tiles of 64 x 8 cut
+# in two (the rule's choice); 13 x 1000 x 777 with every pointer one element off (A and B copied,
+# C element by element).
+c=28_eight_columns
+if [ -x "$build/$c/$c" ] && wanted "$c"; then
+  for tool in memcheck racecheck synccheck; do
+    jobs+=("$tool $build/$c/$c --m 16 --n 4104 --k 2056 --variant all"
+           "$tool $build/$c/$c --m 16 --n 600 --k 2048 --beta 0.5 --variant all"
+           "$tool $build/$c/$c --m 13 --n 1000 --k 777 --offset 1 --variant all")
+  done
+fi
+
 # One job: its command, the sanitizer's summary, which path each variant took, and its exit code,
 # written to its own file (SANITIZE_JOBS at a time; the log keeps their order).
 run_one() {
