@@ -1053,9 +1053,10 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
   // C^T's tiles of 64 rows half as wide (8, 16 or 32 of C's rows) where C has more rows than the
   // half and the narrower tiles fill more than half the SMs and no more than all of them: each
   // whole, where half as many would be cut in two along K (README, measured).
-  const int half = swap / 2, halves = gemm::ceil_div(N, 64) * gemm::ceil_div(M, half);
+  const int half = swap / 2;  // short_tiles: swap is 16, 32 or 64
+  const int halves = short_tiles ? gemm::ceil_div(N, 64) * gemm::ceil_div(M, half) : 0;
   const bool narrow = short_tiles && M > half && M <= swap && 2 * halves > sms && halves <= sms;
-  const int cols = narrow ? half : swap;  // C^T's tile width where short_tiles
+  const int cols = narrow ? half : swap;  // C^T's tile width
   if (short_tiles && cols == 8)
     err = gemm_launch<8, 24, 1, true, 8, true, false, false, true, 0, true, true, true, T, 64>(
         M, N, K, alpha, A, B, beta, C, stream, info);
@@ -1098,7 +1099,7 @@ cudaError_t gemm_choose(int M, int N, int K, float alpha, const T* A, const T* B
     err = gemm_launch<64, 8>(M, N, K, alpha, A, B, beta, C, stream, info);
   if (info && !err && sms && K > 0)
     info->note = (swap ? "C^T in tiles of " + std::to_string(short_tiles ? 64 : BM) + " x " +
-                             std::to_string(short_tiles ? cols : swap)
+                             std::to_string(cols)
                        : "tiles of " + std::to_string(height) + " x " + std::to_string(width)) +
                  (short_tiles ? ", clusters of one"
                   : alone      ? ", clusters of one, C from the registers"
