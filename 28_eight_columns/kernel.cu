@@ -369,7 +369,8 @@ __device__ __forceinline__ void wgmma_t<16, __nv_bfloat16>(float (&acc)[8],
 #define WGMMA_T8(TYPES)                                                                            \
   asm volatile(                                                                                    \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"                                                  \
-      "wgmma.mma_async.sync.aligned.m64n8k16.f32" TYPES " {%0, %1, %2, %3}, %4, %5, p, 1, 1, 1, 0;\n}\n" \
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32" TYPES " {%0, %1, %2, %3}, "                      \
+      "%4, %5, p, 1, 1, 1, 0;\n}\n"                                                                \
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])                                     \
       : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 template <>
